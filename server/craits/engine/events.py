@@ -1,0 +1,96 @@
+"""The event log: everything that happens in a game, in order, including every random outcome.
+
+A game is reproducible from (rules, seed, moves), and the log is what a record stores and what a
+seat's observation shows. Events that carry hidden cards (a deal, a draw) are ``private`` to their
+``seat``: ``Event.seen_by`` redacts the cards for everyone else, keeping only how many there were.
+Stock order is never logged; a shuffle only says how many cards were shuffled.
+
+Field meanings per kind (``value`` / ``aux`` are small integers, ``detail`` a short word):
+
+| kind | seat | cards | value | aux | detail |
+|---|---|---|---|---|---|
+| dealer_draw | drawer | the card | round of the draw | | |
+| first_dealer | dealer | | | | |
+| hand_start | dealer | | deal size | hand number (1-based) | |
+| shuffle | | | cards shuffled | | |
+| deal | receiver | their cards (private) | how many | | |
+| upturn | dealer | the card | | | |
+| play | player | the card | 1 if announced | suit chosen (-1 none) | |
+| choose_suit | dealer | | | suit | |
+| draw | drawer | cards (private) | how many | | why: unable, count, five, seven, jack, queen, penalty |
+| count | | | count after the play | | |
+| count_end | the drawer | | final count | | |
+| skip | skipped seat | | | | four, queen, jack, forfeit |
+| reverse | | | new direction (1 or -1) | | |
+| king | player | | cards still to play | | |
+| penalty | player | | penalty cards | forfeits added | one_card or deal_announce |
+| reshuffle | drawer | | cards reshuffled | | |
+| pressure | drawer | | penalty points | times so far | |
+| went_out | player | | | | |
+| hand_score | seat | cards left | hand score | total after | |
+| hand_end | | | hand number | | out, pressure, cap |
+| game_end | | | hands played | | |
+| final | seat | | total score | place | |
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .cards import CARDS, SUIT_LETTERS, Card
+
+
+class Event(NamedTuple):
+    """One thing that happened; see the module docstring for each kind's fields."""
+
+    kind: str
+    seat: int = -1
+    cards: tuple[Card, ...] = ()
+    value: int = 0
+    aux: int = -1
+    detail: str = ""
+    private: bool = False
+
+    def seen_by(self, viewer: int) -> Event:
+        """This event as ``viewer`` may see it: private cards of another seat are removed."""
+        if self.private and viewer != self.seat and self.cards:
+            return self._replace(cards=())
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """A readable JSON form: cards as text, suits as letters, empty fields left out."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.seat >= 0:
+            out["seat"] = self.seat
+        if self.cards:
+            out["cards"] = [str(CARDS[c]) for c in self.cards]
+        if self.value:
+            out["value"] = self.value
+        if self.aux >= 0:
+            out["suit" if self.kind in _SUIT_AUX else "aux"] = (
+                SUIT_LETTERS[self.aux] if self.kind in _SUIT_AUX else self.aux
+            )
+        if self.detail:
+            out["detail"] = self.detail
+        if self.private:
+            out["private"] = True
+        return out
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Event:
+        """Inverse of ``to_dict``."""
+        aux = data.get("aux", -1)
+        if "suit" in data:
+            aux = SUIT_LETTERS.index(data["suit"])
+        return Event(
+            kind=data["kind"],
+            seat=data.get("seat", -1),
+            cards=tuple(Card.parse(c) for c in data.get("cards", ())),
+            value=data.get("value", 0),
+            aux=aux,
+            detail=data.get("detail", ""),
+            private=data.get("private", False),
+        )
+
+
+_SUIT_AUX = frozenset({"play", "choose_suit"})

@@ -1,0 +1,116 @@
+"""Card functions as a dispatch table: rank -> a small named step.
+
+A function applies the effect of a card just played (draws, reversal, the count) and says who
+acts next: ``(seat, phase, continues)``, where ``continues`` is true when the same player goes on
+with the same turn (a six's replay, a king's sequence) rather than a new turn starting, which is
+what consumes a forfeited turn. Variants swap entries (``face_cards`` adds J, Q and K), they do not
+add ``if``s to the state machine. Functions receive the game as ``GameLike`` to avoid an import
+cycle with ``state``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import IntEnum
+from typing import TYPE_CHECKING, Final
+
+from .cards import ACE, JACK, KING, QUEEN, SPADES, SUIT
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .state import Game
+
+
+class Phase(IntEnum):
+    """What kind of decision the seat to act faces."""
+
+    PLAY = 1
+    """A normal turn: play a card matching rank or active suit, or an 8; else draw one."""
+    COUNT = 2
+    """The count: play an A or a 2, or draw as many cards as the count."""
+    JACKS = 3
+    """Jacks pending (face cards): play a J to pass it on, or draw the penalty and lose the turn."""
+    KING = 4
+    """A king's sequence: play a card legal on the last one, or draw one and end the turn."""
+    CHOOSE_SUIT = 5
+    """The dealer names the suit for an upturned 8 (any suit) or 9 (its own or the same colour)."""
+    GAME_OVER = 6
+    """Nothing to decide: the game has ended."""
+
+
+Next = tuple[int, Phase, bool]
+CardFunction = Callable[["Game", int, int], Next]
+
+
+def _none(game: Game, seat: int, card: int) -> Next:
+    return game.next_seat(seat), Phase.PLAY, False
+
+
+def _two(game: Game, seat: int, card: int) -> Next:
+    game.start_count(2)
+    return game.next_seat(seat), Phase.COUNT, False
+
+
+def _four(game: Game, seat: int, card: int) -> Next:
+    skipped = game.next_seat(seat)
+    game.log_skip(skipped, "four")
+    return game.next_seat(skipped), Phase.PLAY, False
+
+
+def _five(game: Game, seat: int, card: int) -> Next:
+    other = game.next_seat(seat)
+    while other != seat:
+        game.draw(other, 1, "five")
+        other = game.next_seat(other)
+    return game.next_seat(seat), Phase.PLAY, False
+
+
+def _six(game: Game, seat: int, card: int) -> Next:
+    return seat, Phase.PLAY, True
+
+
+def _seven(game: Game, seat: int, card: int) -> Next:
+    victim = game.next_seat(seat)
+    game.draw(victim, 1, "seven")
+    return victim, Phase.PLAY, False
+
+
+def _ten(game: Game, seat: int, card: int) -> Next:
+    game.reverse()
+    return game.next_seat(seat), Phase.PLAY, False
+
+
+def _jack(game: Game, seat: int, card: int) -> Next:
+    game.add_jack_penalty()
+    return game.next_seat(seat), Phase.JACKS, False
+
+
+def _queen(game: Game, seat: int, card: int) -> Next:
+    if SUIT[card] != SPADES:
+        return _none(game, seat, card)
+    victim = game.next_seat(seat)
+    game.draw(victim, 5, "queen")
+    game.log_skip(victim, "queen")
+    return game.next_seat(victim), Phase.PLAY, False
+
+
+def _king(game: Game, seat: int, card: int) -> Next:
+    game.start_king_sequence(seat)
+    return seat, Phase.KING, True
+
+
+_BASE: Final[dict[int, CardFunction]] = {
+    ACE: _none, 2: _two, 3: _none, 4: _four, 5: _five, 6: _six, 7: _seven,
+    8: _none, 9: _none, 10: _ten, JACK: _none, QUEEN: _none, KING: _none,
+}
+"""Functions without face cards; 8 and 9's suit choice is part of the play, not the function."""
+
+_FACE: Final[dict[int, CardFunction]] = {JACK: _jack, QUEEN: _queen, KING: _king}
+
+
+def function_table(rules: Rules) -> tuple[CardFunction, ...]:
+    """Index by rank (1-13) to get the card's function under ``rules``."""
+    table = dict(_BASE)
+    if rules.face_cards:
+        table.update(_FACE)
+    return (_none, *(table[r] for r in range(1, 14)))

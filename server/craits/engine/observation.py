@@ -1,0 +1,120 @@
+"""What one seat may see: ``observe(game, seat)`` is the only way information leaves the engine
+toward a bot.
+
+An observation holds the seat's own hand, the public state (top card, active suit, direction,
+count, pending jacks, king sequence, every seat's hand size, stock and discard sizes, scores,
+forfeits, shuffle-pressure counts), the event history as this seat saw it (other seats' dealt and
+drawn cards removed; stock order never logged), and the legal moves when this seat is to act.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARDS, SUIT_LETTERS, Card
+from .events import Event
+from .functions import Phase
+from .moves import Move
+from .state import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a game at one moment."""
+
+    seat: int
+    players: int
+    hand_number: int
+    hands_in_game: int
+    deal_size: int
+    dealer: int
+    direction: int
+    """1 = clockwise (to higher seat numbers), -1 = counter-clockwise."""
+    phase: Phase
+    to_act: int
+    hand: tuple[Card, ...]
+    """This seat's cards, sorted."""
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_size: int
+    top_card: Card
+    active_suit: int
+    count: int
+    """The count's value, 0 when no count is running."""
+    jack_penalty: int
+    """Cards the seat facing jacks must draw, 0 when none are pending."""
+    king_left: int
+    """Cards still to play in the current king sequence, 0 when none."""
+    forfeits: tuple[int, ...]
+    totals: tuple[int, ...]
+    pressure_counts: tuple[int, ...]
+    legal_moves: tuple[Move, ...]
+    """Empty unless this seat is to act."""
+    events: tuple[Event, ...]
+    """History from ``events_from`` on, redacted for this seat."""
+    events_from: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form with cards, suits and moves as text (the pipe-bot line format)."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "hand_number": self.hand_number,
+            "hands_in_game": self.hands_in_game,
+            "deal_size": self.deal_size,
+            "dealer": self.dealer,
+            "direction": self.direction,
+            "phase": self.phase.name.lower(),
+            "to_act": self.to_act,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "discard_size": self.discard_size,
+            "top_card": str(self.top_card),
+            "active_suit": SUIT_LETTERS[self.active_suit],
+            "count": self.count,
+            "jack_penalty": self.jack_penalty,
+            "king_left": self.king_left,
+            "forfeits": list(self.forfeits),
+            "totals": list(self.totals),
+            "pressure_counts": list(self.pressure_counts),
+            "legal_moves": [str(m) for m in self.legal_moves],
+            "events": [e.to_dict() for e in self.events],
+            "events_from": self.events_from,
+        }
+
+
+def observe(game: Game, seat: int, since: int = 0) -> Observation:
+    """``seat``'s view of ``game``, with the history from event index ``since`` on."""
+    if not 0 <= seat < game.players:
+        raise ValueError(f"no seat {seat} in a {game.players}-player game")
+    to_act = game.to_act
+    legal = tuple(game.legal_moves()) if to_act == seat and not game.is_over else ()
+    top = game.discard[-1] if game.discard else CARDS[0]
+    return Observation(
+        seat=seat,
+        players=game.players,
+        hand_number=game.hand_number,
+        hands_in_game=len(game.deal_sizes),
+        deal_size=game.deal_sizes[game.hand_index],
+        dealer=game.dealer,
+        direction=game.direction,
+        phase=game.phase,
+        to_act=to_act,
+        hand=tuple(sorted(game.hands[seat])),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        stock_size=len(game.stock),
+        discard_size=len(game.discard),
+        top_card=top,
+        active_suit=game.active_suit,
+        count=game.count,
+        jack_penalty=game.jack_penalty,
+        king_left=game.king_left,
+        forfeits=tuple(game.forfeits),
+        totals=tuple(game.totals),
+        pressure_counts=tuple(game.pressure_counts),
+        legal_moves=legal,
+        events=tuple(e.seen_by(seat) for e in game.events[since:]),
+        events_from=since,
+    )

@@ -1,0 +1,572 @@
+"""The game state machine: a whole 15-hand (or 8-hand) game of Craits between 2-10 seats.
+
+``Game.new(rules, players, seed)`` deals and runs automatic steps up to the first decision;
+``legal_moves()`` lists the moves of the seat to act; ``apply(move)`` validates a move, carries out
+everything it causes (card functions, penalties, draws, hand ends, the next deal) and stops at the
+next decision. Nothing here does I/O; all randomness comes from RNGs derived from the seed, one per
+hand, so the same (rules, players, seed, moves) always give the same event log, and the deal of a
+hand does not depend on how earlier hands were played (duplicate deals rely on this).
+
+Seats are numbered 0..players-1; "to the left" (clockwise) is the next index.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import (
+    ACE,
+    CARDS,
+    DRAW_ORDER,
+    JACK,
+    KING,
+    QUEEN,
+    RANK,
+    SAME_COLOUR,
+    SUIT,
+    SUIT_LETTERS,
+    Card,
+    build_deck,
+)
+from .events import Event
+from .functions import Next, Phase, function_table
+from .moves import DRAW, DRAW_ANNOUNCED, Move, MoveKind
+from .rules import Rules
+from .scoring import hand_score, places
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 10
+SINGLE_DECK_MAX: Final = 5
+"""More players than this play with two decks."""
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here; ``rule`` names the rule that forbids it."""
+
+    def __init__(self, move: Move, rule: str, reason: str) -> None:
+        super().__init__(f"illegal move {str(move)!r}: {reason} (rule: {rule})")
+        self.move = move
+        self.rule = rule
+        self.reason = reason
+
+
+class _HandOver(Exception):
+    """Raised inside a step when the hand must end at once (shuffle pressure with nothing left)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: totals (lower is better), places (1 = best, ties share)."""
+
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    hands_played: int
+    hand_scores: tuple[tuple[int, ...], ...]
+    """Per hand, each seat's card score for that hand (penalties not included)."""
+    pressure_points: tuple[int, ...]
+    """Per seat, the shuffle-pressure penalty points of the whole game."""
+    capped_hands: int
+    """How many hands ended at the safety cap."""
+
+
+def _play_options() -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """For each card and announcement flag, the play moves of that card (8: 4 suits; 9: 2)."""
+    table = []
+    for card in CARDS:
+        per_flag = []
+        for flag in (False, True):
+            if card.rank == 8:
+                opts = tuple(Move.play(card, s, flag) for s in range(4))
+            elif card.rank == 9:
+                opts = (Move.play(card, -1, flag), Move.play(card, SAME_COLOUR[card.suit], flag))
+            else:
+                opts = (Move.play(card, -1, flag),)
+            per_flag.append(opts)
+        table.append(tuple(per_flag))
+    return tuple(table)
+
+
+_PLAY_OPTIONS: Final = _play_options()
+_PLAIN_PLAY: Final = tuple(tuple(Move.play(c, -1, f) for f in (False, True)) for c in CARDS)
+_COUNT_ADD: Final = {ACE: 1, 2: 2}
+
+
+class Game:
+    """A game in progress (mutable; ``clone()`` for look-ahead). See the module docstring."""
+
+    def __init__(self, rules: Rules, players: int, seed: int) -> None:
+        """Prefer ``Game.new``; this sets fields only and stops before the first-dealer draw."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Craits needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.decks = 1 if players <= SINGLE_DECK_MAX else 2
+        self.deal_sizes = rules.hands_in_game()
+        self._functions = function_table(rules)
+        self._wild_ranks = frozenset({8, 9}) if rules.nines_wild else frozenset({8})
+        self._deck_without = (
+            frozenset({KING, QUEEN}) if rules.remove_kings_queens and players <= 3 else frozenset()
+        )
+        self.events: list[Event] = []
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.stock: list[Card] = []
+        self.discard: list[Card] = []
+        self.totals = [0] * players
+        self.pressure_counts = [0] * players
+        self.pressure_points = [0] * players
+        self.forfeits = [0] * players
+        self.hand_scores: list[tuple[int, ...]] = []
+        self.capped_hands = 0
+        self.hand_index = -1
+        self.dealer = 0
+        self.deal_direction = 1
+        self.direction = 1
+        self.active_suit = 0
+        self.phase = Phase.PLAY
+        self.to_act = 0
+        self.count = 0
+        self.jack_penalty = 0
+        self.king_left = 0
+        self.turns_in_hand = 0
+        self.out_in_count = False
+        self.announce_pending: set[int] = set()
+        self.outcome: Outcome | None = None
+        self._rng = random.Random(0)
+        self._legal: list[Move] | None = None
+
+    # ----------------------------------------------------------------- construction
+    @staticmethod
+    def new(rules: Rules, players: int, seed: int) -> Game:
+        """A new game, dealt and advanced to the first decision."""
+        game = Game(rules, players, seed)
+        game._draw_first_dealer()
+        game._begin_hand(0)
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy (for look-ahead); the event log is shared up to now, copied after."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.events = list(self.events)
+        other.hands = [list(h) for h in self.hands]
+        other.stock = list(self.stock)
+        other.discard = list(self.discard)
+        other.totals = list(self.totals)
+        other.pressure_counts = list(self.pressure_counts)
+        other.pressure_points = list(self.pressure_points)
+        other.forfeits = list(self.forfeits)
+        other.hand_scores = list(self.hand_scores)
+        other.announce_pending = set(self.announce_pending)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        return other
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def is_over(self) -> bool:
+        """True once the last hand has been scored."""
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def top_card(self) -> Card:
+        """The card on top of the discard pile."""
+        return self.discard[-1]
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the hand being played."""
+        return self.hand_index + 1
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the current direction of play."""
+        return (seat + self.direction) % self.players
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to act (``to_act``), in a stable order. Empty when over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        return legal
+
+    # ----------------------------------------------------------------- applying moves
+    def apply(self, move: Move) -> None:
+        """Validate ``move`` for the seat to act and carry it out up to the next decision.
+
+        A move that omits a required "one card" announcement is legal but penalised; any other
+        deviation raises ``IllegalMove`` naming the rule, and leaves the game unchanged.
+        """
+        legal = self.legal_moves()
+        if move not in legal:
+            if move.one_card or move.announced(True) not in legal:
+                raise self._explain_illegal(move)
+            forgot = True
+        else:
+            forgot = False
+        self._legal = None
+        seat = self.to_act
+        self.turns_in_hand += 1
+        try:
+            self._apply_checked(seat, move, forgot)
+            if self.turns_in_hand >= self.rules.max_turns_per_hand:
+                raise _HandOver("cap")
+        except _HandOver as over:
+            self._end_hand(over.reason)
+
+    def _apply_checked(self, seat: int, move: Move, forgot: bool) -> None:
+        if seat in self.announce_pending:
+            self.announce_pending.discard(seat)
+            if forgot:
+                self._announce_penalty(seat, "deal_announce")
+                forgot = False
+        if move.kind is MoveKind.PLAY:
+            self._play(seat, move, forgot)
+        elif move.kind is MoveKind.DRAW:
+            self._draw_move(seat)
+        else:
+            self._choose_suit(seat, move.suit)
+
+    def _play(self, seat: int, move: Move, forgot: bool) -> None:
+        card = CARDS[move.card]
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.discard.append(card)
+        self.events.append(Event("play", seat, (card,), int(move.one_card), move.suit))
+        if forgot:
+            self._announce_penalty(seat, "one_card")
+        rank = RANK[card]
+        self.active_suit = move.suit if move.suit >= 0 else SUIT[card]
+        phase = self.phase
+        if phase is Phase.COUNT:
+            self.count += _COUNT_ADD[rank]
+            self.events.append(Event("count", value=self.count))
+            self._after_play(seat, (self.next_seat(seat), Phase.COUNT, False))
+        elif phase is Phase.JACKS:
+            self._after_play(seat, self._functions[rank](self, seat, card))
+        elif phase is Phase.KING and self.king_left > 1:
+            self.king_left -= 1
+            self.events.append(Event("king", seat, value=self.king_left))
+            self._after_play(seat, (seat, Phase.KING, True))
+        else:
+            self.king_left = 0
+            self._after_play(seat, self._functions[rank](self, seat, card))
+
+    def _after_play(self, seat: int, nxt: Next) -> None:
+        """Go on to ``nxt`` unless the player just went out."""
+        if self.hands[seat]:
+            self._go_to(nxt)
+            return
+        self.events.append(Event("went_out", seat))
+        next_seat, phase, _ = nxt
+        if phase is Phase.COUNT:
+            self.out_in_count = True
+            self._start_turn(next_seat, Phase.COUNT)
+            return
+        if phase is Phase.JACKS:
+            self.draw(next_seat, self.jack_penalty, "jack")
+            self.jack_penalty = 0
+        raise _HandOver("out")
+
+    def _draw_move(self, seat: int) -> None:
+        phase = self.phase
+        if phase is Phase.COUNT:
+            self.draw(seat, self.count, "count")
+            self.events.append(Event("count_end", seat, value=self.count))
+            self.count = 0
+            if self.out_in_count:
+                self.out_in_count = False
+                if not self.rules.count_out_continues or not all(self.hands):
+                    raise _HandOver("out")
+        elif phase is Phase.JACKS:
+            self.draw(seat, self.jack_penalty, "jack")
+            self.jack_penalty = 0
+            self.log_skip(seat, "jack")
+        else:
+            self.king_left = 0
+            self.draw(seat, 1, "unable")
+        self._start_turn(self.next_seat(seat), Phase.PLAY)
+
+    def _choose_suit(self, seat: int, suit: int) -> None:
+        self.active_suit = suit
+        self.events.append(Event("choose_suit", seat, aux=suit))
+        self._go_to((self.next_seat(seat), Phase.PLAY, False))
+
+    # ----------------------------------------------------------------- steps used by functions
+    def draw(self, seat: int, n: int, why: str) -> None:
+        """``seat`` draws ``n`` cards, under shuffle pressure when the stock runs out."""
+        got: list[Card] = []
+        stock = self.stock
+        try:
+            for _ in range(n):
+                if not stock:
+                    self._shuffle_pressure(seat)
+                    stock = self.stock
+                got.append(stock.pop())
+        finally:
+            if got:
+                self.hands[seat].extend(got)
+                self.events.append(Event("draw", seat, tuple(got), len(got), -1, why, True))
+
+    def start_count(self, value: int) -> None:
+        """A two begins the count."""
+        self.count = value
+        self.events.append(Event("count", value=value))
+
+    def add_jack_penalty(self) -> None:
+        """A jack adds two cards to what the next player must draw unless they play a jack."""
+        self.jack_penalty += 2
+
+    def start_king_sequence(self, seat: int) -> None:
+        """A king obliges its player to play three more cards."""
+        self.king_left = 3
+        self.events.append(Event("king", seat, value=3))
+
+    def reverse(self) -> None:
+        """A ten reverses the direction of play."""
+        self.direction = -self.direction
+        self.events.append(Event("reverse", value=self.direction))
+
+    def log_skip(self, seat: int, why: str) -> None:
+        """Record that ``seat`` loses a turn (the caller moves play past it)."""
+        self.events.append(Event("skip", seat, detail=why))
+
+    # ----------------------------------------------------------------- turn flow
+    def _go_to(self, nxt: Next) -> None:
+        seat, phase, continues = nxt
+        if continues:
+            self.to_act, self.phase = seat, phase
+        else:
+            self._start_turn(seat, phase)
+
+    def _start_turn(self, seat: int, phase: Phase) -> None:
+        """Give ``seat`` a new turn, passing it on while the seat has forfeited turns to serve."""
+        forfeits = self.forfeits
+        while forfeits[seat]:
+            forfeits[seat] -= 1
+            self.log_skip(seat, "forfeit")
+            seat = self.next_seat(seat)
+        self.to_act = seat
+        self.phase = phase
+
+    def _announce_penalty(self, seat: int, why: str) -> None:
+        cards, forfeit = (1, 0) if self.rules.idiot_card else (2, 1)
+        self.events.append(Event("penalty", seat, (), cards, forfeit, why))
+        self.forfeits[seat] += forfeit
+        self.draw(seat, cards, "penalty")
+
+    def _shuffle_pressure(self, seat: int) -> None:
+        points = 5 << self.pressure_counts[seat]
+        self.pressure_counts[seat] += 1
+        self.pressure_points[seat] += points
+        self.totals[seat] += points
+        self.events.append(Event("pressure", seat, (), points, self.pressure_counts[seat]))
+        if len(self.discard) <= 1:
+            raise _HandOver("pressure")
+        pile = self.discard[:-1]
+        del self.discard[:-1]
+        self._rng.shuffle(pile)
+        self.stock = pile
+        self.events.append(Event("reshuffle", seat, (), len(pile)))
+
+    # ----------------------------------------------------------------- hands
+    def _draw_first_dealer(self) -> None:
+        """Each player draws; lowest (2 low, A high) deals; the tied redraw among themselves."""
+        rng = random.Random(f"craits:{self.seed}:first-dealer")
+        deck = build_deck(self.decks)
+        rng.shuffle(deck)
+        contenders = list(range(self.players))
+        round_no = 1
+        while True:
+            drawn = {seat: deck.pop() for seat in contenders}
+            for seat, card in drawn.items():
+                self.events.append(Event("dealer_draw", seat, (card,), round_no))
+            low = min(DRAW_ORDER[RANK[c]] for c in drawn.values())
+            contenders = [s for s, c in drawn.items() if DRAW_ORDER[RANK[c]] == low]
+            if len(contenders) == 1:
+                break
+            round_no += 1
+        self.dealer = contenders[0]
+        self.events.append(Event("first_dealer", self.dealer))
+
+    def _begin_hand(self, index: int) -> None:
+        """Deal hand ``index`` and carry out the upturned card, ending hands that end at once."""
+        while True:
+            try:
+                self._deal(index)
+                self._upturn()
+                return
+            except _HandOver as over:
+                if not self._score_hand(over.reason):
+                    return
+                index += 1
+
+    def _deal(self, index: int) -> None:
+        self.hand_index = index
+        size = self.deal_sizes[index]
+        self.turns_in_hand = 0
+        self.count = self.jack_penalty = self.king_left = 0
+        self.out_in_count = False
+        self.forfeits = [0] * self.players
+        self.events.append(Event("hand_start", self.dealer, (), size, index + 1))
+        self._rng = random.Random(f"craits:{self.seed}:hand:{index}")
+        deck = build_deck(self.decks, self._deck_without)
+        self._rng.shuffle(deck)
+        self.events.append(Event("shuffle", value=len(deck)))
+        n = self.players
+        dealt: list[list[Card]] = [[] for _ in range(n)]
+        order = [(self.dealer + self.deal_direction * (i + 1)) % n for i in range(n)]
+        for _ in range(size):
+            for seat in order:
+                dealt[seat].append(deck.pop())
+        for seat in order:
+            self.events.append(Event("deal", seat, tuple(dealt[seat]), size, -1, "", True))
+        self.hands = dealt
+        self.direction = 1
+        self.stock = deck
+        self.discard = []
+        self.announce_pending = (
+            set(range(n)) if size == 1 and self.rules.announce_on_one_card_deal else set()
+        )
+        self._legal = None
+
+    def _upturn(self) -> None:
+        """The stock's top card is turned up and counts as played by the dealer."""
+        card = self.stock.pop()
+        dealer = self.dealer
+        self.discard.append(card)
+        self.active_suit = SUIT[card]
+        self.events.append(Event("upturn", dealer, (card,)))
+        if RANK[card] in (8, 9):
+            self.to_act, self.phase = dealer, Phase.CHOOSE_SUIT
+            return
+        self._go_to(self._functions[RANK[card]](self, dealer, card))
+
+    def _end_hand(self, reason: str) -> None:
+        if self._score_hand(reason):
+            self._begin_hand(self.hand_index + 1)
+
+    def _score_hand(self, reason: str) -> bool:
+        """Score the hand that just ended; start the next dealer. False when the game is over."""
+        rules = self.rules
+        scores = tuple(
+            hand_score(h, rules) if h else rules.going_out_points for h in self.hands
+        )
+        for seat, (cards, score) in enumerate(zip(self.hands, scores)):
+            self.totals[seat] += score
+            self.events.append(Event("hand_score", seat, tuple(cards), score, self.totals[seat]))
+        self.events.append(Event("hand_end", -1, (), self.hand_index + 1, -1, reason))
+        self.hand_scores.append(scores)
+        if reason == "cap":
+            self.capped_hands += 1
+        step = -1 if rules.dealer_follows_direction and self.direction < 0 else 1
+        self.dealer = (self.dealer + step) % self.players
+        self.deal_direction = step
+        self._legal = None
+        if self.hand_index + 1 < len(self.deal_sizes):
+            return True
+        self._finish_game()
+        return False
+
+    def _finish_game(self) -> None:
+        self.phase = Phase.GAME_OVER
+        final = places(self.totals)
+        self.events.append(Event("game_end", value=len(self.hand_scores)))
+        for seat in range(self.players):
+            self.events.append(Event("final", seat, (), self.totals[seat], final[seat]))
+        self.outcome = Outcome(
+            totals=tuple(self.totals),
+            places=tuple(final),
+            hands_played=len(self.hand_scores),
+            hand_scores=tuple(self.hand_scores),
+            pressure_points=tuple(self.pressure_points),
+            capped_hands=self.capped_hands,
+        )
+
+    # ----------------------------------------------------------------- legal moves
+    def _generate_legal(self) -> list[Move]:
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            return []
+        seat = self.to_act
+        hand = self.hands[seat]
+        pending = seat in self.announce_pending
+        if phase is Phase.CHOOSE_SUIT:
+            top = self.discard[-1]
+            suits = range(4) if RANK[top] == 8 else (SUIT[top], SAME_COLOUR[SUIT[top]])
+            return [Move.choose_suit(s, pending) for s in suits]
+        flag = pending or len(hand) == 2
+        moves: list[Move] = []
+        if phase is Phase.COUNT:
+            for c in hand:
+                if RANK[c] <= 2:
+                    moves.append(_PLAIN_PLAY[c][flag])
+        elif phase is Phase.JACKS:
+            for c in hand:
+                if RANK[c] == JACK:
+                    moves.append(_PLAIN_PLAY[c][flag])
+        else:
+            top_rank = RANK[self.discard[-1]]
+            active = self.active_suit
+            wild = self._wild_ranks
+            options = _PLAY_OPTIONS
+            for c in hand:
+                r = RANK[c]
+                if r == top_rank or SUIT[c] == active or r in wild:
+                    moves.extend(options[c][flag])
+        if self.decks > 1 and len(moves) > 1:
+            moves = list(dict.fromkeys(moves))
+        if not moves or self.rules.draw_when_able:
+            moves.append(DRAW_ANNOUNCED if pending else DRAW)
+        return moves
+
+    def _explain_illegal(self, move: Move) -> IllegalMove:
+        """Why ``move`` is not legal now, naming the rule (only computed on failure)."""
+        if self.phase is Phase.GAME_OVER:
+            return IllegalMove(move, "end of the game", "the game is over")
+        legal = self.legal_moves()
+        seat = self.to_act
+        if move.one_card and move.announced(False) in legal:
+            return IllegalMove(
+                move, "one card", "announced 'one card' but this move does not leave one card"
+            )
+        if self.phase is Phase.CHOOSE_SUIT:
+            if move.kind is not MoveKind.CHOOSE_SUIT:
+                return IllegalMove(move, "upturned card", "the dealer must first name a suit, e.g. 'suit H'")
+            return IllegalMove(move, "nine", "after an upturned 9 only its suit or the other suit of its colour")
+        if move.kind is MoveKind.CHOOSE_SUIT:
+            return IllegalMove(move, "upturned card", "'suit' is only for the dealer's upturned 8 or 9")
+        if move.kind is MoveKind.DRAW:
+            return IllegalMove(
+                move, "a turn", "you can play, and drawing while able to play is not allowed "
+                "(variant draw_when_able)"
+            )
+        return self._explain_illegal_play(move, seat)
+
+    def _explain_illegal_play(self, move: Move, seat: int) -> IllegalMove:
+        card = CARDS[move.card]
+        if card not in self.hands[seat]:
+            return IllegalMove(move, "a turn", f"{card} is not in your hand")
+        if self.phase is Phase.COUNT:
+            return IllegalMove(move, "the count", f"during the count (now {self.count}) only an A or a 2")
+        if self.phase is Phase.JACKS:
+            return IllegalMove(move, "jack", f"jacks are pending ({self.jack_penalty} cards): play a J or draw")
+        if card.rank == 8 and move.suit < 0:
+            return IllegalMove(move, "eight", "an 8 must name a suit, e.g. 'play 8C suit=H'")
+        if card.rank == 9 and move.suit >= 0:
+            return IllegalMove(
+                move, "nine", f"a 9 may only switch to {SUIT_LETTERS[SAME_COLOUR[card.suit]]} "
+                "(same colour) or keep its suit (no suit=)",
+            )
+        if move.suit >= 0 and card.rank not in (8, 9):
+            return IllegalMove(move, "a turn", "only an 8 or a 9 names a suit")
+        top = self.discard[-1]
+        return IllegalMove(
+            move, "a turn", f"{card} matches neither the rank of {top} nor the active suit "
+            f"{SUIT_LETTERS[self.active_suit]}, and is not wild",
+        )
