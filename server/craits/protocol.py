@@ -1,0 +1,179 @@
+"""The one place that converts engine values to and from ``craits.v1`` protobuf messages.
+
+Everything the referee sends a bot is built here from ``craits.engine`` values, and every reply is
+parsed here back into an engine ``Move`` (validated against the legal moves by the caller). The
+suit numbering on the wire is the engine's plus one, so that zero means "no suit".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from typing import Final
+
+from craits.engine import CARDS, Card, Event, Move, MoveError, MoveKind, Observation, Rules
+from craits.v1 import referee_pb2 as pb
+
+PROTOCOL_VERSION: Final = pb.PROTOCOL_VERSION_1
+
+_CARD_PB: Final = tuple(pb.Card(rank=c.rank, suit=c.suit + 1) for c in CARDS)
+_KIND_TO_PB: Final = {
+    MoveKind.PLAY: pb.MOVE_KIND_PLAY,
+    MoveKind.DRAW: pb.MOVE_KIND_DRAW,
+    MoveKind.CHOOSE_SUIT: pb.MOVE_KIND_CHOOSE_SUIT,
+}
+_KIND_FROM_PB: Final = {v: k for k, v in _KIND_TO_PB.items()}
+_RULES_FIELDS: Final = tuple(f.name for f in fields(Rules))
+
+
+class ReplyError(ValueError):
+    """A bot's reply could not be understood as a move (before any legality check)."""
+
+
+def card_to_pb(card: int) -> pb.Card:
+    """The wire form of a card."""
+    return _CARD_PB[card]
+
+
+def card_from_pb(msg: pb.Card) -> Card:
+    """The engine card of a wire card; ``ReplyError`` if rank or suit is missing or out of range."""
+    if not (1 <= msg.rank <= 13 and 1 <= msg.suit <= 4):
+        raise ReplyError(f"card with rank {msg.rank} and suit {msg.suit} does not exist")
+    return CARDS[(msg.rank - 1) * 4 + msg.suit - 1]
+
+
+def move_to_pb(move: Move) -> pb.Move:
+    """The wire form of a move, with its text form filled in."""
+    return pb.Move(
+        kind=_KIND_TO_PB[move.kind],
+        card=_CARD_PB[move.card] if move.card >= 0 else None,
+        suit=move.suit + 1,
+        one_card=move.one_card,
+        text=str(move),
+    )
+
+
+def move_from_pb(msg: pb.Move) -> Move:
+    """The engine move a structured wire move describes (its ``text`` is ignored)."""
+    kind = _KIND_FROM_PB.get(msg.kind)
+    if kind is None:
+        raise ReplyError("move kind is missing or unknown (use PLAY, DRAW or CHOOSE_SUIT)")
+    if not 0 <= msg.suit <= 4:
+        raise ReplyError(f"suit {msg.suit} does not exist")
+    suit = msg.suit - 1
+    if kind is MoveKind.PLAY:
+        return Move.play(card_from_pb(msg.card), suit, msg.one_card)
+    if kind is MoveKind.DRAW:
+        return Move.draw(msg.one_card)
+    if suit < 0:
+        raise ReplyError("a CHOOSE_SUIT move must name a suit")
+    return Move.choose_suit(suit, msg.one_card)
+
+
+def _reply_move(reply: pb.MoveReply, legal: Sequence[Move]) -> Move:
+    return move_from_pb(reply.move)
+
+
+def _reply_index(reply: pb.MoveReply, legal: Sequence[Move]) -> Move:
+    if reply.legal_index >= len(legal):
+        raise ReplyError(f"legal_index {reply.legal_index} is out of range (0..{len(legal) - 1})")
+    return legal[reply.legal_index]
+
+
+def _reply_text(reply: pb.MoveReply, legal: Sequence[Move]) -> Move:
+    try:
+        return Move.parse(reply.text)
+    except MoveError as exc:
+        raise ReplyError(str(exc)) from None
+
+
+_REPLY_FORMS: Final[dict[str, Callable[[pb.MoveReply, Sequence[Move]], Move]]] = {
+    "move": _reply_move,
+    "legal_index": _reply_index,
+    "text": _reply_text,
+}
+
+
+def reply_to_move(reply: pb.MoveReply, legal: Sequence[Move]) -> Move:
+    """The move a reply names, in whichever of its three forms it was given."""
+    form = reply.WhichOneof("choice")
+    if form is None:
+        raise ReplyError("the reply names no move (set move, legal_index or text)")
+    return _REPLY_FORMS[form](reply, legal)
+
+
+def rules_to_pb(rules: Rules) -> pb.Rules:
+    """The wire form of the full rules configuration."""
+    return pb.Rules(**{name: getattr(rules, name) for name in _RULES_FIELDS})
+
+
+def rules_from_pb(msg: pb.Rules) -> Rules:
+    """The engine rules a wire rules message describes."""
+    return Rules.from_dict({name: getattr(msg, name) for name in _RULES_FIELDS})
+
+
+def event_to_pb(event: Event, index: int) -> pb.Event:
+    """The wire form of one (already redacted) event."""
+    msg = pb.Event(
+        kind=event.kind,
+        cards=[_CARD_PB[c] for c in event.cards],
+        value=event.value,
+        aux=event.aux,
+        detail=event.detail,
+        private=event.private,
+        index=index,
+    )
+    if event.seat >= 0:
+        msg.seat = event.seat
+    return msg
+
+
+def event_from_pb(msg: pb.Event) -> Event:
+    """The engine event of a wire event (for bots that keep the engine's types)."""
+    return Event(
+        kind=msg.kind,
+        seat=msg.seat if msg.HasField("seat") else -1,
+        cards=tuple(card_from_pb(c) for c in msg.cards),
+        value=msg.value,
+        aux=msg.aux,
+        detail=msg.detail,
+        private=msg.private,
+    )
+
+
+def events_to_pb(events: Sequence[Event], first_index: int) -> list[pb.Event]:
+    """Wire forms of consecutive events starting at log index ``first_index``."""
+    return [event_to_pb(e, first_index + i) for i, e in enumerate(events)]
+
+
+def observation_to_pb(obs: Observation) -> pb.Observation:
+    """The wire form of a seat's observation (its events carry their log indexes)."""
+    return pb.Observation(
+        seat=obs.seat,
+        players=obs.players,
+        hand_number=obs.hand_number,
+        hands_in_game=obs.hands_in_game,
+        deal_size=obs.deal_size,
+        dealer=obs.dealer,
+        direction=obs.direction,
+        phase=int(obs.phase),
+        to_act=obs.to_act,
+        hand=[_CARD_PB[c] for c in obs.hand],
+        hand_sizes=obs.hand_sizes,
+        stock_size=obs.stock_size,
+        discard_size=obs.discard_size,
+        top_card=_CARD_PB[obs.top_card],
+        active_suit=obs.active_suit + 1,
+        count=obs.count,
+        jack_penalty=obs.jack_penalty,
+        king_left=obs.king_left,
+        forfeits=obs.forfeits,
+        totals=obs.totals,
+        pressure_counts=obs.pressure_counts,
+        events=events_to_pb(obs.events, obs.events_from),
+    )
+
+
+def moves_to_pb(moves: Sequence[Move]) -> list[pb.Move]:
+    """Wire forms of the legal moves, in order."""
+    return [move_to_pb(m) for m in moves]
