@@ -196,6 +196,13 @@ class Game:
         return legal
 
     # ----------------------------------------------------------------- applying moves
+    def check(self, move: Move) -> None:
+        """Raise ``IllegalMove`` (naming the rule) if ``apply(move)`` would refuse it."""
+        legal = self.legal_moves()
+        if move in legal or (not move.one_card and move.announced(True) in legal):
+            return
+        raise self._explain_illegal(move)
+
     def apply(self, move: Move) -> None:
         """Validate ``move`` for the seat to act and carry it out up to the next decision.
 
