@@ -1,0 +1,473 @@
+"""A tournament's configuration: one frozen value loaded from TOML, or built from defaults.
+
+Everything a tournament will do follows from this value (and its seed), so it is validated in
+full before anything is scheduled: unknown keys and bad values raise ``ConfigError`` with the key's
+path (``table_size``, ``time.move_ms``, ``bots[2].comand``), never a traceback from deep inside a
+run. ``TournamentConfig.to_dict`` gives a TOML/JSON-ready mapping that loads back to an equal
+value; the store keeps that form, so a resumed tournament uses exactly what it started with.
+The format, key by key, is in ``docs/tournaments.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+import tomllib
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Final, NoReturn, TypeVar
+
+from craits.engine import Rules, RulesError
+
+MODES: Final = ("round-robin", "gauntlet", "match")
+"""``round-robin``: every table-size subset of the bots meets; ``gauntlet``: only the meetings of
+one bot; ``match``: two bots, played deal set by deal set until an SPRT decides."""
+
+SEATINGS: Final = ("rotations", "all")
+"""``rotations``: the k cyclic rotations of the seats; ``all``: every one of the k! seatings."""
+
+MIN_TABLE: Final = 2
+MAX_TABLE: Final = 10
+"""Craits seats 2 to 10 players (more than 5 play with two decks)."""
+
+MAX_GAMES: Final = 1_000_000
+"""A schedule larger than this is almost surely a mistake (k! seatings at a big table)."""
+
+BOT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
+"""Bot names appear in tables, CSV files and command lines: keep them plain."""
+
+T = TypeVar("T")
+
+
+class ConfigError(ValueError):
+    """The configuration is malformed; the message starts with the path of the offending key."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """One participant and how to reach it; ``kind`` is ``bundled``, ``command`` or ``remote``."""
+
+    name: str
+    kind: str = "bundled"
+    bundled: str = ""
+    """For ``bundled``: which bundled bot plays (defaults to ``name``)."""
+    command: tuple[str, ...] = ()
+    """For ``command``: the program and its arguments, started once per tournament."""
+    token: str = ""
+    """For ``remote``: the token the bot presents when it connects ("" = the server issues one)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The TOML form: only the keys that say what this bot is."""
+        out: dict[str, Any] = {"name": self.name}
+        if self.kind == "bundled" and self.bundled != self.name:
+            out["bundled"] = self.bundled
+        elif self.kind == "command":
+            out["command"] = list(self.command)
+        elif self.kind == "remote":
+            out["remote"] = True
+            if self.token:
+                out["token"] = self.token
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Per-decision limit plus a per-game bank that slow decisions draw on (the referee's)."""
+
+    move_ms: int = 1000
+    bank_ms: int = 30_000
+
+
+@dataclass(frozen=True, slots=True)
+class FailurePolicy:
+    """When a misbehaving bot loses its seat; applied by the referee, recorded by the store."""
+
+    max_strikes: int = 3
+    """Strikes (timeouts, repeated bad replies) after which the seat forfeits the game."""
+    grace_ms: int = 5000
+    """Time a bot has to start (command) or connect (remote) before its seats count as failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class SprtSettings:
+    """The stopping rule of ``mode = "match"``: H0 elo = elo0 against H1 elo = elo1."""
+
+    elo0: float = 0.0
+    elo1: float = 20.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """Everything a tournament is; see ``docs/tournaments.md`` for each key."""
+
+    bots: tuple[BotSpec, ...]
+    name: str = "tournament"
+    seed: int = 1
+    mode: str = "round-robin"
+    gauntlet: str = ""
+    table_size: int = 3
+    deal_sets: int = 2
+    seatings: str = "rotations"
+    concurrency: int = 4
+    max_tables_per_bot: int = 4
+    rules: Rules = field(default_factory=Rules)
+    time: TimeControl = TimeControl()
+    failure: FailurePolicy = FailurePolicy()
+    sprt: SprtSettings | None = None
+
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        """The bots' names in configuration order (the order meetings are formed in)."""
+        return tuple(b.name for b in self.bots)
+
+    def bot(self, name: str) -> BotSpec:
+        """The bot called ``name`` (a ``KeyError`` if none)."""
+        for spec in self.bots:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A TOML/JSON-ready mapping that ``config_from_dict`` loads back to an equal value."""
+        out: dict[str, Any] = {
+            f.name: getattr(self, f.name) for f in fields(self) if f.name in _SCALAR_KEYS
+        }
+        if not self.gauntlet:
+            del out["gauntlet"]
+        out["rules"] = self.rules.to_dict()
+        out["time"] = section_dict(self.time)
+        out["failure"] = section_dict(self.failure)
+        if self.sprt is not None:
+            out["sprt"] = section_dict(self.sprt)
+        out["bots"] = [b.to_dict() for b in self.bots]
+        return out
+
+
+_D: Final = TournamentConfig(bots=())
+"""The defaults of every key (``bots`` has none)."""
+_SPRT: Final = SprtSettings()
+
+_SCALAR_KEYS: Final = frozenset(
+    {"name", "seed", "mode", "gauntlet", "table_size", "deal_sets", "seatings", "concurrency",
+     "max_tables_per_bot"}
+)
+
+
+def section_dict(value: TimeControl | FailurePolicy | SprtSettings) -> dict[str, Any]:
+    """A small section's fields as a TOML/JSON-ready table."""
+    return {f.name: getattr(value, f.name) for f in fields(value)}
+
+
+# --------------------------------------------------------------------------- entry points
+def load_config(path: str | Path, bundled_names: Collection[str] | None = None) -> TournamentConfig:
+    """Read and validate a TOML file (``bundled_names``, if given, are the bots one may name)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse_config(text, str(path), bundled_names)
+
+
+def parse_config(
+    text: str, source: str = "<config>", bundled_names: Collection[str] | None = None
+) -> TournamentConfig:
+    """Validate TOML text; a syntax error names ``source`` and the line."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return config_from_dict(data, bundled_names)
+
+
+def default_config(
+    bot_names: Sequence[str], bundled_names: Collection[str] | None = None
+) -> TournamentConfig:
+    """A tournament of bundled bots with every default: no file needed.
+
+    The table size is 3, or the number of bots when there are fewer.
+    """
+    size = max(MIN_TABLE, min(_D.table_size, len(bot_names)))
+    data = {"table_size": size, "bots": [{"name": n} for n in bot_names]}
+    return config_from_dict(data, bundled_names)
+
+
+def config_from_dict(
+    data: Mapping[str, Any], bundled_names: Collection[str] | None = None
+) -> TournamentConfig:
+    """Validate a parsed mapping (TOML or the stored JSON form) into a ``TournamentConfig``."""
+    top = _Table(data, "")
+    bots = _read_bots(top, bundled_names)
+    config = TournamentConfig(
+        bots=bots,
+        name=top.text("name", _D.name, nonempty=True),
+        seed=top.integer("seed", _D.seed, -(2**63), 2**63 - 1),
+        mode=top.choice("mode", _D.mode, MODES),
+        gauntlet=top.text("gauntlet", _D.gauntlet),
+        table_size=top.integer("table_size", _D.table_size, MIN_TABLE, MAX_TABLE),
+        deal_sets=top.integer("deal_sets", _D.deal_sets, 1, MAX_GAMES),
+        seatings=top.choice("seatings", _D.seatings, SEATINGS),
+        concurrency=top.integer("concurrency", _D.concurrency, 1, 10_000),
+        max_tables_per_bot=top.integer("max_tables_per_bot", _D.max_tables_per_bot, 1, 10_000),
+        rules=_read_rules(top),
+        time=_read_time(top),
+        failure=_read_failure(top),
+        sprt=_read_sprt(top),
+    )
+    top.finish()
+    _check_consistency(config)
+    return config
+
+
+# --------------------------------------------------------------------------- sections
+def _read_bots(top: _Table, bundled_names: Collection[str] | None) -> tuple[BotSpec, ...]:
+    entries = top.array_of_tables("bots")
+    if not entries:
+        raise ConfigError("bots: at least two bots are needed (add [[bots]] entries)")
+    bots = tuple(_read_bot(entry, bundled_names) for entry in entries)
+    seen: set[str] = set()
+    for i, bot in enumerate(bots):
+        if bot.name in seen:
+            raise ConfigError(f"bots[{i}].name: duplicate bot name {bot.name!r}")
+        seen.add(bot.name)
+    return bots
+
+
+def bot_from_dict(data: Mapping[str, Any]) -> BotSpec:
+    """Validate one bot's table (the inverse of ``BotSpec.to_dict``)."""
+    return _read_bot(_Table(data, "bot"), None)
+
+
+def _read_bot(entry: _Table, bundled_names: Collection[str] | None) -> BotSpec:
+    name = entry.text("name", "", nonempty=True, required=True)
+    if not BOT_NAME.fullmatch(name):
+        entry.fail("name", f"{name!r} is not a plain name (letters, digits, _ . + -; at most 64)")
+    bundled = entry.text("bundled", "")
+    command = entry.command("command")
+    remote = entry.boolean("remote", False)
+    token = entry.text("token", "")
+    entry.finish()
+    given = [key for key, on in (("bundled", bundled), ("command", command), ("remote", remote))
+             if on]
+    if len(given) > 1:
+        both = " and ".join(given)
+        entry.fail(given[1], f"a bot is one of bundled, command or remote, not {both}")
+    if token and not remote:
+        entry.fail("token", "only a remote bot has a token")
+    if command:
+        return BotSpec(name, "command", command=command)
+    if remote:
+        return BotSpec(name, "remote", token=token)
+    which = bundled or name
+    if bundled_names is not None and which not in bundled_names:
+        key = "bundled" if bundled else "name"
+        known = ", ".join(sorted(bundled_names)) or "none"
+        entry.fail(key, f"no bundled bot {which!r} (bundled bots: {known}; "
+                   "or give command = ... or remote = true)")
+    return BotSpec(name, "bundled", bundled=which)
+
+
+def _read_rules(top: _Table) -> Rules:
+    table = top.table("rules")
+    known = {f.name for f in fields(Rules)}
+    for key in table.read_all():
+        if key not in known:
+            table.fail(key, f"unknown key; rules fields are: {', '.join(sorted(known))}")
+        try:
+            Rules.from_dict({key: table.data[key]})
+        except RulesError as exc:
+            table.fail(key, str(exc))
+    try:
+        return Rules.from_dict(table.data)
+    except RulesError as exc:
+        raise ConfigError(f"rules: {exc}") from None
+
+
+def _read_time(top: _Table) -> TimeControl:
+    table = top.table("time")
+    value = TimeControl(
+        move_ms=table.integer("move_ms", _D.time.move_ms, 1, 3_600_000),
+        bank_ms=table.integer("bank_ms", _D.time.bank_ms, 0, 86_400_000),
+    )
+    table.finish()
+    return value
+
+
+def _read_failure(top: _Table) -> FailurePolicy:
+    table = top.table("failure")
+    value = FailurePolicy(
+        max_strikes=table.integer("max_strikes", _D.failure.max_strikes, 1, 1_000_000),
+        grace_ms=table.integer("grace_ms", _D.failure.grace_ms, 0, 3_600_000),
+    )
+    table.finish()
+    return value
+
+
+def _read_sprt(top: _Table) -> SprtSettings | None:
+    if "sprt" not in top.data:
+        top.mark("sprt")
+        return None
+    table = top.table("sprt")
+    value = SprtSettings(
+        elo0=table.real("elo0", _SPRT.elo0, -2000.0, 2000.0),
+        elo1=table.real("elo1", _SPRT.elo1, -2000.0, 2000.0),
+        alpha=table.real("alpha", _SPRT.alpha, 1e-9, 0.5),
+        beta=table.real("beta", _SPRT.beta, 1e-9, 0.5),
+    )
+    table.finish()
+    if value.elo1 <= value.elo0:
+        raise ConfigError("sprt.elo1: must be greater than sprt.elo0")
+    return value
+
+
+def _check_consistency(c: TournamentConfig) -> None:
+    """Rules that tie several keys together; each error names the key to change."""
+    n = len(c.bots)
+    if n < 2:
+        raise ConfigError("bots: at least two bots are needed")
+    if c.table_size > n:
+        raise ConfigError(f"table_size: {c.table_size} seats need at least {c.table_size} bots, "
+                          f"there are {n}")
+    _check_mode(c)
+    games = scheduled_games(c)
+    if games > MAX_GAMES:
+        raise ConfigError(f"deal_sets: the schedule would have {games} games (more than "
+                          f"{MAX_GAMES}); lower deal_sets or table_size, or use seatings = "
+                          '"rotations"')
+
+
+def _check_mode(c: TournamentConfig) -> None:
+    if c.mode == "gauntlet":
+        if not c.gauntlet:
+            raise ConfigError('gauntlet: mode = "gauntlet" needs gauntlet = "<bot name>"')
+        if c.gauntlet not in c.bot_names:
+            raise ConfigError(f"gauntlet: {c.gauntlet!r} is not one of the bots")
+    elif c.gauntlet:
+        raise ConfigError('gauntlet: only with mode = "gauntlet"')
+    if c.mode == "match":
+        if len(c.bots) != 2 or c.table_size != 2:
+            raise ConfigError('mode: "match" is two bots at a table of 2 '
+                              "(set table_size = 2 and give exactly two [[bots]])")
+    elif c.sprt is not None:
+        raise ConfigError('sprt: only with mode = "match"')
+
+
+def scheduled_games(c: TournamentConfig) -> int:
+    """How many games the schedule holds: meetings × seatings per meeting × deal sets."""
+    n, k = len(c.bots), c.table_size
+    meetings = math.comb(n - 1, k - 1) if c.mode == "gauntlet" else math.comb(n, k)
+    seatings = math.factorial(k) if c.seatings == "all" else k
+    return meetings * seatings * c.deal_sets
+
+
+def effective_sprt(c: TournamentConfig) -> SprtSettings:
+    """The SPRT settings of a match (the defaults when the file has no ``[sprt]`` table)."""
+    return c.sprt if c.sprt is not None else _SPRT
+
+
+# --------------------------------------------------------------------------- the reader
+class _Table:
+    """One TOML table being read: typed getters that name the key path, then ``finish``."""
+
+    def __init__(self, data: Any, path: str) -> None:
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{path or 'configuration'}: must be a table")
+        self.data: Mapping[str, Any] = data
+        self.path = path
+        self.used: set[str] = set()
+
+    def read_all(self) -> list[str]:
+        """Every key present (marking them read)."""
+        self.used.update(self.data)
+        return list(self.data)
+
+    def mark(self, key: str) -> None:
+        """Record ``key`` as known even though it was not read."""
+        self.used.add(key)
+
+    def where(self, key: str) -> str:
+        """The full path of ``key`` in this table."""
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, key: str, message: str) -> NoReturn:
+        """Raise a ``ConfigError`` about ``key``."""
+        raise ConfigError(f"{self.where(key)}: {message}")
+
+    def finish(self) -> None:
+        """Reject the first key that no getter asked for."""
+        for key in self.data:
+            if key not in self.used:
+                self.fail(key, "unknown key")
+
+    def _get(self, key: str, default: T, check: Callable[[Any], bool], want: str,
+             required: bool = False) -> T:
+        self.used.add(key)
+        if key not in self.data:
+            if required:
+                self.fail(key, f"missing; it must be {want}")
+            return default
+        value = self.data[key]
+        if not check(value):
+            self.fail(key, f"must be {want}, got {value!r}")
+        result: T = value
+        return result
+
+    def integer(self, key: str, default: int, low: int, high: int) -> int:
+        """An integer in ``[low, high]`` (a boolean is not an integer here)."""
+        return self._get(key, default,
+                         lambda v: type(v) is int and low <= v <= high,
+                         f"a whole number from {low} to {high}")
+
+    def real(self, key: str, default: float, low: float, high: float) -> float:
+        """A number (integer or float) in ``[low, high]``."""
+        value = self._get(key, default,
+                          lambda v: type(v) in (int, float) and low <= v <= high,
+                          f"a number from {low} to {high}")
+        return float(value)
+
+    def boolean(self, key: str, default: bool) -> bool:
+        """``true`` or ``false``."""
+        return self._get(key, default, lambda v: type(v) is bool, "true or false")
+
+    def text(self, key: str, default: str, nonempty: bool = False, required: bool = False) -> str:
+        """A string (non-empty when asked)."""
+        want = "a non-empty string" if nonempty else "a string"
+        return self._get(key, default, lambda v: isinstance(v, str) and bool(v or not nonempty),
+                         want, required)
+
+    def choice(self, key: str, default: str, options: Sequence[str]) -> str:
+        """One of ``options``."""
+        want = "one of " + ", ".join(f'"{o}"' for o in options)
+        return self._get(key, default, lambda v: v in options, want)
+
+    def command(self, key: str) -> tuple[str, ...]:
+        """A command line: a string (split like a POSIX shell would) or an array of strings."""
+        value: Any = self._get(key, None, lambda v: v is None or isinstance(v, (str, list)),
+                               "a string or an array of strings")
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            try:
+                value = shlex.split(value)
+            except ValueError as exc:
+                self.fail(key, f"cannot split the command line: {exc}")
+        if not value or not all(isinstance(part, str) and part for part in value):
+            self.fail(key, "must name a program (non-empty strings)")
+        return tuple(value)
+
+    def table(self, key: str) -> _Table:
+        """A sub-table (an empty one when absent)."""
+        self.used.add(key)
+        return _Table(self.data.get(key, {}), self.where(key))
+
+    def array_of_tables(self, key: str) -> list[_Table]:
+        """An array of tables, like ``[[bots]]``."""
+        self.used.add(key)
+        value = self.data.get(key, [])
+        if not isinstance(value, list):
+            self.fail(key, "must be an array of tables ([[bots]] entries)")
+        return [_Table(item, f"{self.where(key)}[{i}]") for i, item in enumerate(value)]

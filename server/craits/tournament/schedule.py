@@ -1,0 +1,158 @@
+"""The schedule: every game of a tournament as a self-contained job, derived from the config.
+
+A *meeting* is one subset of ``table_size`` bots. Each meeting is played as ``deal_sets`` *deal
+sets*; a deal set is one engine seed replayed under every seating (the k cyclic rotations, or all
+k! permutations), so each bot plays each seat position's cards once and card luck cancels inside
+the deal set. This works because the engine's deal depends only on (rules, players, seed): the
+first dealer and every hand's cards are fixed by the seed, while the seating decides which bot
+holds them.
+
+Everything is a pure function of the configuration: seeds come from SHA-256 of the tournament
+seed, the meeting's bot names and the deal-set index, so they are stable across Python versions and
+machines, and a meeting's deals do not change when other bots are added to the field. A job
+carries everything needed to play its game elsewhere (``Job.to_dict``).
+
+Jobs are ordered deal set first, then meeting, then seating: early jobs already cover every
+meeting (live ratings stay balanced), and a match can stop after any complete deal set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .config import (
+    BotSpec,
+    FailurePolicy,
+    TimeControl,
+    TournamentConfig,
+    bot_from_dict,
+    section_dict,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One game to play: who sits where, with which deal, under which rules and clocks."""
+
+    tournament_id: str
+    game_index: int
+    """Position in the schedule (0-based); unique within the tournament."""
+    meeting_index: int
+    meeting: tuple[str, ...]
+    """The bots of the meeting, in configuration order."""
+    deal_set: int
+    rotation: int
+    """Which seating of the deal set: a cyclic rotation, or an index into all k! permutations."""
+    seats: tuple[str, ...]
+    """The bot at each seat (seat 0 first)."""
+    seed: int
+    """The engine seed; equal for every seating of one deal set of one meeting."""
+    rules_json: str
+    launch: tuple[BotSpec, ...]
+    """How to reach the bot at each seat (aligned with ``seats``)."""
+    time: TimeControl
+    failure: FailurePolicy
+
+    @property
+    def deal_set_key(self) -> tuple[int, int]:
+        """(meeting, deal set): the unit whose games share their cards."""
+        return (self.meeting_index, self.deal_set)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, enough to play the game on another machine."""
+        return {
+            "tournament_id": self.tournament_id,
+            "game_index": self.game_index,
+            "meeting_index": self.meeting_index,
+            "meeting": list(self.meeting),
+            "deal_set": self.deal_set,
+            "rotation": self.rotation,
+            "seats": list(self.seats),
+            "seed": self.seed,
+            "rules": self.rules_json,
+            "launch": [b.to_dict() for b in self.launch],
+            "time": section_dict(self.time),
+            "failure": section_dict(self.failure),
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Job:
+        """Inverse of ``to_dict``."""
+        return Job(
+            tournament_id=data["tournament_id"],
+            game_index=data["game_index"],
+            meeting_index=data["meeting_index"],
+            meeting=tuple(data["meeting"]),
+            deal_set=data["deal_set"],
+            rotation=data["rotation"],
+            seats=tuple(data["seats"]),
+            seed=data["seed"],
+            rules_json=data["rules"],
+            launch=tuple(bot_from_dict(b) for b in data["launch"]),
+            time=TimeControl(**data["time"]),
+            failure=FailurePolicy(**data["failure"]),
+        )
+
+
+def build_schedule(config: TournamentConfig, tournament_id: str) -> list[Job]:
+    """Every game of the tournament, in play order (see the module docstring)."""
+    return list(iter_jobs(config, tournament_id))
+
+
+def iter_jobs(config: TournamentConfig, tournament_id: str) -> Iterator[Job]:
+    """``build_schedule`` lazily."""
+    meetings = list(iter_meetings(config))
+    seatings = seat_orders(config.table_size, config.seatings)
+    rules_json = config.rules.to_json()
+    index = 0
+    for deal_set in range(config.deal_sets):
+        for m, meeting in enumerate(meetings):
+            seed = deal_seed(config.seed, meeting, deal_set)
+            for rotation, order in enumerate(seatings):
+                seats = tuple(meeting[i] for i in order)
+                yield Job(
+                    tournament_id=tournament_id, game_index=index, meeting_index=m,
+                    meeting=meeting, deal_set=deal_set, rotation=rotation, seats=seats,
+                    seed=seed, rules_json=rules_json,
+                    launch=tuple(config.bot(name) for name in seats),
+                    time=config.time, failure=config.failure,
+                )
+                index += 1
+
+
+def iter_meetings(config: TournamentConfig) -> Iterator[tuple[str, ...]]:
+    """The bot subsets that meet, in ``itertools.combinations`` order of the configured bots.
+
+    Round-robin and match: every subset of ``table_size``; gauntlet: only those holding the
+    gauntlet bot.
+    """
+    for meeting in itertools.combinations(config.bot_names, config.table_size):
+        if config.mode != "gauntlet" or config.gauntlet in meeting:
+            yield meeting
+
+
+def seat_orders(table_size: int, seatings: str) -> list[tuple[int, ...]]:
+    """For each seating, which meeting member sits at each seat.
+
+    ``rotations``: seating r puts member (s + r) mod k at seat s, so over the k seatings every
+    member holds every seat once. ``all``: every permutation, identity first.
+    """
+    k = table_size
+    if seatings == "all":
+        return list(itertools.permutations(range(k)))
+    return [tuple((s + r) % k for s in range(k)) for r in range(k)]
+
+
+def deal_seed(tournament_seed: int, meeting: tuple[str, ...], deal_set: int) -> int:
+    """The engine seed of one deal set of one meeting: 63 bits of SHA-256, stable everywhere.
+
+    The meeting enters as its sorted bot names, so the seed names *who* meets, not where the
+    meeting falls in the schedule.
+    """
+    text = f"craits-tournament:v1:{tournament_seed}:{','.join(sorted(meeting))}:{deal_set}"
+    digest = hashlib.sha256(text.encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
