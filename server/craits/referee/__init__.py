@@ -1,0 +1,8 @@
+"""The referee: runs Craits games between seats under time control and one failure policy.
+
+Layout: ``policy`` (time control, strikes, forfeits: the one place that decides what happens to a
+misbehaving seat), ``seats`` (the seat interface and the in-process seat), ``hub`` (remote bots:
+tokens, sessions, routing of replies to waiting seats), ``bridge`` (grpc.aio in a helper thread,
+talking to trio), ``game`` (the loop that plays one game and records it), ``launcher`` (bot
+processes), ``server`` (everything wired together).
+"""

@@ -1,0 +1,341 @@
+"""Remote bots: tokens, sessions, and routing replies from the wire to the seats waiting for them.
+
+Runs entirely in the trio thread. The gRPC bridge calls ``on_open``/``on_packet``/``on_close``
+(as plain synchronous callbacks scheduled into trio) and gives each session a thread-safe,
+non-blocking ``send``. A bot is known by the token the hub issued for it; one bot process may hold
+seats in many games at once over its single stream. When a bot reconnects with its token, the new
+session replaces the old one and every live game is re-announced (``GameStart`` with the full
+history on the next request), so a pending decision continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+import trio
+
+from craits.engine import Game, IllegalMove, Move, observe
+from craits.protocol import (
+    PROTOCOL_VERSION,
+    ReplyError,
+    events_to_pb,
+    moves_to_pb,
+    observation_to_pb,
+    reply_to_move,
+    rules_to_pb,
+)
+from craits.v1 import referee_pb2 as pb
+
+from .seats import Decision, Seat, SeatGone, SeatResult, Table
+
+Sender = Callable[[pb.RefereeMessage], None]
+"""Queues one message on a session's stream (thread-safe, never blocks)."""
+Closer = Callable[[], None]
+"""Ends a session's stream."""
+
+_DISCONNECTED: Final = None
+_INBOX_SIZE: Final = 64
+
+
+@dataclass(eq=False, slots=True)
+class Session:
+    """One live stream from a bot process."""
+
+    session_id: str
+    send: Sender
+    close: Closer
+    bot: BotEntry | None = None
+
+
+@dataclass(eq=False, slots=True)
+class BotEntry:
+    """A bot the hub issued a token for, and the seats it currently holds."""
+
+    name: str
+    token: str
+    session: Session | None = None
+    seats: dict[str, RemoteSeat] = field(default_factory=dict)
+    dead: bool = False
+    """Set when the bot's process is known to have exited: no reconnect to wait for."""
+    connected: trio.Event = field(default_factory=trio.Event)
+    ever_connected: bool = False
+
+
+class BotHub:
+    """All remote bots and their sessions. Create inside a trio run."""
+
+    def __init__(self) -> None:
+        self._by_token: dict[str, BotEntry] = {}
+        self._sessions: dict[str, Session] = {}
+        self._ids = itertools.count(1)
+        self._handlers: dict[str, Callable[[Session, pb.BotMessage], None]] = {
+            "hello": self._on_hello,
+            "move": self._on_move,
+        }
+
+    # ------------------------------------------------------------ tokens and seats
+    def issue_token(self, name: str, token: str | None = None) -> BotEntry:
+        """Register a bot and return its entry (with a fresh random token unless one is given)."""
+        entry = BotEntry(name=name, token=token or secrets.token_urlsafe(18))
+        self._by_token[entry.token] = entry
+        return entry
+
+    def bot(self, token: str) -> BotEntry:
+        """The entry of an issued token."""
+        return self._by_token[token]
+
+    def seat_for(self, entry: BotEntry) -> RemoteSeat:
+        """A new seat played by this bot (one per game)."""
+        return RemoteSeat(self, entry)
+
+    def mark_dead(self, entry: BotEntry) -> None:
+        """The bot's process exited: its seats stop waiting for it."""
+        entry.dead = True
+        if entry.session is not None:
+            entry.session.close()
+        self._disconnect(entry)
+
+    async def wait_connected(self, entry: BotEntry, timeout_s: float) -> bool:
+        """Wait until the bot has connected once (False on timeout or if it died)."""
+        with trio.move_on_after(timeout_s):
+            while not entry.dead:
+                if entry.session is not None:
+                    return True
+                await entry.connected.wait()
+        return entry.session is not None
+
+    # ------------------------------------------------------------ callbacks from the bridge
+    def on_open(self, send: Sender, close: Closer) -> Session:
+        """A stream opened; it must say Hello first."""
+        session = Session(f"s{next(self._ids)}", send, close)
+        self._sessions[session.session_id] = session
+        return session
+
+    def on_packet(self, session: Session, packet: pb.BotPacket) -> None:
+        """Handle every message of a packet in order, by its ``oneof`` case."""
+        for msg in packet.messages:
+            case = msg.WhichOneof("payload")
+            handler = self._handlers.get(case or "")
+            if handler is None:
+                self._fatal(session, pb.ERROR_CODE_PROTOCOL, "empty or unknown message")
+                return
+            handler(session, msg)
+
+    def on_close(self, session: Session) -> None:
+        """A stream ended (cleanly or not)."""
+        self._sessions.pop(session.session_id, None)
+        entry = session.bot
+        if entry is not None and entry.session is session:
+            entry.session = None
+            self._disconnect(entry)
+
+    # ------------------------------------------------------------ handlers
+    def _on_hello(self, session: Session, msg: pb.BotMessage) -> None:
+        hello = msg.hello
+        if session.bot is not None:
+            self._fatal(session, pb.ERROR_CODE_PROTOCOL, "second Hello on one stream")
+            return
+        if hello.protocol_version != PROTOCOL_VERSION:
+            self._fatal(
+                session, pb.ERROR_CODE_UNSUPPORTED_VERSION,
+                f"protocol_version {hello.protocol_version} unsupported; this referee speaks 1",
+            )
+            return
+        entry = self._by_token.get(hello.token)
+        if entry is None or entry.dead:
+            self._fatal(
+                session, pb.ERROR_CODE_BAD_TOKEN,
+                "unknown token: use the CRAITS_TOKEN the referee issued for this bot",
+            )
+            return
+        old = entry.session
+        entry.session, session.bot = session, entry
+        if old is not None:
+            old.bot = None
+            old.close()
+        session.send(pb.RefereeMessage(welcome=pb.Welcome(
+            protocol_version=PROTOCOL_VERSION, bot_name=entry.name, session_id=session.session_id,
+        )))
+        for seat in entry.seats.values():
+            seat.resume()
+        entry.ever_connected = True
+        entry.connected.set()
+        entry.connected = trio.Event()
+
+    def _on_move(self, session: Session, msg: pb.BotMessage) -> None:
+        entry = session.bot
+        if entry is None:
+            self._fatal(session, pb.ERROR_CODE_PROTOCOL, "the first message must be Hello")
+            return
+        reply = msg.move
+        seat = entry.seats.get(reply.game_id)
+        if seat is None:
+            session.send(pb.RefereeMessage(rejected=pb.MoveRejected(
+                game_id=reply.game_id, decision_id=reply.decision_id,
+                reason=f"no live game {reply.game_id!r} for this bot",
+            )))
+            return
+        seat.deliver(reply)
+
+    def _fatal(self, session: Session, code: pb.ErrorCode.ValueType, message: str) -> None:
+        session.send(pb.RefereeMessage(error=pb.Error(code=code, message=message)))
+        session.close()
+
+    def _disconnect(self, entry: BotEntry) -> None:
+        for seat in entry.seats.values():
+            seat.deliver(_DISCONNECTED)
+        entry.connected.set()
+        entry.connected = trio.Event()
+
+
+class RemoteSeat(Seat):
+    """A seat played by a bot process over the hub (one object per game)."""
+
+    def __init__(self, hub: BotHub, entry: BotEntry) -> None:
+        self.name = entry.name
+        self._hub = hub
+        self._entry = entry
+        self._inbox_send, self._inbox = trio.open_memory_channel[pb.MoveReply | None](_INBOX_SIZE)
+        self._table: Table | None = None
+        self._seat = -1
+        self._sent = 0
+        self._pending: Decision | None = None
+        self._asked_at = 0.0
+
+    # ------------------------------------------------------------ hub side
+    def deliver(self, reply: pb.MoveReply | None) -> None:
+        """Queue a reply (or the disconnect marker) for ``decide``; floods beyond the inbox drop."""
+        with contextlib.suppress(trio.WouldBlock):
+            self._inbox_send.send_nowait(reply)
+
+    def resume(self) -> None:
+        """The bot reconnected: announce the game again; the next message resends all history."""
+        self._sent = 0
+        if self._table is not None:
+            self._send(pb.RefereeMessage(game_start=self._game_start()))
+
+    # ------------------------------------------------------------ seat interface
+    async def start(self, table: Table, seat: int) -> None:
+        """Register with the bot and announce the game."""
+        self._table, self._seat = table, seat
+        self._entry.seats[table.game_id] = self
+        self._send(pb.RefereeMessage(game_start=self._game_start()))
+
+    async def decide(self, decision: Decision) -> Move:
+        """Send the request, then judge replies until one is valid (or the policy gives up)."""
+        if self._entry.session is None:
+            raise SeatGone()
+        self._pending = decision
+        self._asked_at = time.perf_counter()
+        self._send(pb.RefereeMessage(decision=self._request(decision)))
+        while True:
+            reply = await self._inbox.receive()
+            if reply is _DISCONNECTED:
+                if self._entry.session is None:
+                    raise SeatGone()
+                continue
+            move = self._judge(decision, reply)
+            if move is not None:
+                decision.clock.last_latency_us = int((time.perf_counter() - self._asked_at) * 1e6)
+                self._pending = None
+                return move
+
+    async def update(self, table: Table, seat: int, game: Game) -> None:
+        """Send the public events this seat has not seen."""
+        events = game.events
+        if self._sent < len(events):
+            start, self._sent = self._sent, len(events)
+            self._send(pb.RefereeMessage(update=pb.GameUpdate(
+                game_id=table.game_id,
+                events=events_to_pb([e.seen_by(seat) for e in events[start:]], start),
+            )))
+
+    async def finish(self, table: Table, seat: int, result: SeatResult) -> None:
+        """Send the result (with the last events) and forget the game."""
+        self._entry.seats.pop(table.game_id, None)
+        self._send(pb.RefereeMessage(game_end=pb.GameEnd(
+            game_id=table.game_id, totals=result.totals, places=result.places,
+            strikes=result.strikes, forfeited=result.forfeited,
+        )))
+
+    async def wait_reconnect(self, grace_s: float) -> bool:
+        """Wait for the bot to come back, unless its process is known to be dead."""
+        entry = self._entry
+        with trio.move_on_after(grace_s):
+            while entry.session is None and not entry.dead:
+                await entry.connected.wait()
+        return entry.session is not None and not entry.dead
+
+    @property
+    def crashed(self) -> bool:
+        """True once the bot's process is known to have exited."""
+        return self._entry.dead
+
+    # ------------------------------------------------------------ helpers
+    def _judge(self, decision: Decision, reply: pb.MoveReply) -> Move | None:
+        """The reply's move if valid; otherwise reject it in band and return None."""
+        if reply.decision_id != decision.decision_id:
+            reason = (
+                f"decision {reply.decision_id} is not open; the open decision is "
+                f"{decision.decision_id}"
+            )
+            if reply.decision_id < decision.decision_id:
+                self._reject(decision, reply, reason + " (late reply ignored)", counted=False)
+                return None
+        else:
+            try:
+                move = reply_to_move(reply, decision.legal)
+                decision.validate(move)
+                return move
+            except (ReplyError, IllegalMove) as exc:
+                reason = str(exc)
+        self._reject(decision, reply, reason, counted=True)
+        return None
+
+    def _reject(self, decision: Decision, reply: pb.MoveReply, reason: str, counted: bool) -> None:
+        """Tell the bot why its reply was refused; counted refusals may end in a strike."""
+        try:
+            if counted:
+                decision.reject(reason)
+        finally:
+            self._send(pb.RefereeMessage(rejected=pb.MoveRejected(
+                game_id=reply.game_id, decision_id=reply.decision_id, reason=reason,
+                retries_left=decision.retries_left,
+            )))
+
+    def _request(self, decision: Decision) -> pb.DecisionRequest:
+        game = decision.game
+        obs = observe(game, decision.seat, self._sent)
+        self._sent = len(game.events)
+        table = decision.table
+        return pb.DecisionRequest(
+            game_id=table.game_id,
+            decision_id=decision.decision_id,
+            observation=observation_to_pb(obs),
+            legal_moves=moves_to_pb(decision.legal),
+            move_ms=table.time.move_ms,
+            bank_ms=int(decision.clock.bank_ms),
+            last_latency_us=decision.clock.last_latency_us,
+        )
+
+    def _game_start(self) -> pb.GameStart:
+        table = self._table
+        assert table is not None
+        return pb.GameStart(
+            game_id=table.game_id,
+            seat=self._seat,
+            players=[pb.Player(seat=i, name=n) for i, n in enumerate(table.players)],
+            rules=rules_to_pb(table.rules),
+            time_control=pb.TimeControl(move_ms=table.time.move_ms, bank_ms=table.time.bank_ms),
+        )
+
+    def _send(self, msg: pb.RefereeMessage) -> None:
+        session = self._entry.session
+        if session is not None:
+            session.send(msg)

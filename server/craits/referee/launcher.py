@@ -1,0 +1,111 @@
+"""Bot processes: turning a bot SPEC into a running OS process that dials the referee.
+
+A SPEC is the name of a bundled bot (``random``, ``greedy``, ...) or any shell command. The
+process finds the referee in ``CRAITS_SERVER`` (host:port) and its identity in ``CRAITS_TOKEN``;
+its stderr goes to a log file so a crashing bot can be diagnosed. When a process exits while the
+referee still needs it, the hub is told at once, so its seats forfeit instead of waiting out the
+reconnect grace period.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import trio
+
+from .hub import BotEntry, BotHub
+
+
+def bundled_bots() -> dict[str, str]:
+    """Bundled bot names -> ``module:Class`` targets (from the ``craits_bots`` package)."""
+    try:
+        from craits_bots.registry import BUNDLED  # the bots package is optional for the referee
+    except ImportError:
+        return {}
+    return dict(BUNDLED)
+
+
+def command_for(spec: str) -> list[str]:
+    """The argv that starts the bot a SPEC names."""
+    bundled = bundled_bots()
+    if spec in bundled:
+        return [sys.executable, "-m", "craits_sdk", "run", bundled[spec]]
+    return ["/bin/sh", "-c", spec]
+
+
+def display_name(spec: str) -> str:
+    """A short name for a SPEC: the bundled name, or the command's first word."""
+    if spec in bundled_bots():
+        return spec
+    words = spec.split()
+    while len(words) > 1 and Path(words[0]).name.rstrip("0123456789.") in _INTERPRETERS:
+        words = words[1:]
+    return Path(words[0]).stem if words else "bot"
+
+
+@dataclass(eq=False, slots=True)
+class BotProcess:
+    """A launched bot and the hub entry it authenticates as."""
+
+    entry: BotEntry
+    process: trio.Process
+    stderr_path: Path
+    stopping: bool = False
+
+    async def watch(self, hub: BotHub) -> None:
+        """Wait for the process to exit; tell the hub unless we stopped it ourselves."""
+        await self.process.wait()
+        if not self.stopping:
+            hub.mark_dead(self.entry)
+
+    async def stop(self, timeout_s: float = 2.0) -> None:
+        """Terminate politely, then kill."""
+        self.stopping = True
+        if self.process.returncode is not None:
+            return
+        self.process.terminate()
+        with trio.move_on_after(timeout_s):
+            await self.process.wait()
+            return
+        self.process.kill()
+        await self.process.wait()
+
+
+async def launch(
+    hub: BotHub, address: str, spec: str, name: str, log_dir: Path,
+    extra_env: dict[str, str] | None = None,
+) -> BotProcess:
+    """Issue a token for ``name`` and start the SPEC's process with it."""
+    entry = hub.issue_token(name)
+    env = dict(os.environ)
+    env.update(extra_env or {})
+    env.update({"CRAITS_SERVER": address, "CRAITS_TOKEN": entry.token, "CRAITS_BOT_NAME": name})
+    log_dir.mkdir(parents=True, exist_ok=True)
+    stderr_path = log_dir / f"{_safe(name)}.stderr.log"
+    stderr: IO[bytes] = stderr_path.open("ab")
+    try:
+        process = await trio.lowlevel.open_process(
+            command_for(spec), env=env, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise LaunchError(f"cannot start bot {name!r} ({spec!r}): {exc}") from exc
+    finally:
+        stderr.close()
+    return BotProcess(entry, process, stderr_path)
+
+
+_INTERPRETERS = frozenset({"python", "python3", "node", "sh", "bash", "env", "ruby", "perl"})
+
+
+class LaunchError(Exception):
+    """A bot process could not be started."""
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "bot"

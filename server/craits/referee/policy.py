@@ -1,0 +1,95 @@
+"""Time control and the failure policy: the one place that decides what a misbehaving seat costs.
+
+A decision may take ``move_ms``; beyond that the seat's per-game ``bank_ms`` is drawn on. When a
+decision runs out of time, or a seat sends more bad replies than ``max_retries`` allows, the seat
+gets a strike and the default move is played for it. After ``max_strikes`` strikes, a crash, or a
+disconnection longer than ``grace_ms``, the seat forfeits: the default move plays for it to the
+end, and it is ranked last. Every application is recorded as a ``Fault``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from craits.engine import Move, MoveKind
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Per-move limit plus a per-game bank, both in milliseconds."""
+
+    move_ms: int = 1000
+    bank_ms: int = 10_000
+
+    def __post_init__(self) -> None:
+        if self.move_ms <= 0 or self.bank_ms < 0:
+            raise ValueError("time control needs move_ms > 0 and bank_ms >= 0")
+
+
+@dataclass(frozen=True, slots=True)
+class FailurePolicy:
+    """How many mistakes a seat may make, and how long it may be away."""
+
+    max_retries: int = 2
+    """Bad replies tolerated per decision (each answered in band) before a strike."""
+    max_strikes: int = 3
+    """Strikes after which the seat forfeits the game."""
+    grace_ms: int = 5000
+    """How long a disconnected bot may take to reconnect before it forfeits."""
+
+    def __post_init__(self) -> None:
+        if self.max_retries < 0 or self.max_strikes < 1 or self.grace_ms < 0:
+            raise ValueError(
+                "failure policy needs max_retries >= 0, max_strikes >= 1, grace_ms >= 0"
+            )
+
+
+FAULT_KINDS: Final = ("timeout", "bad_replies", "disconnect", "crash", "strikes", "bad_reply")
+"""``bad_reply`` is a rejected reply (no strike yet); the others each cost a strike or forfeit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One application of the failure policy, as stored in the game record."""
+
+    seat: int
+    kind: str
+    detail: str
+    decision_id: int
+    strike: bool
+    forfeit: bool
+
+
+def default_move(legal: Sequence[Move]) -> Move:
+    """The move played for a seat that failed to answer: draw if allowed, else the first legal move.
+
+    Drawing is the most neutral choice (it never spends a card the bot might have kept), and the
+    first legal move is deterministic, so replays of games with faults stay reproducible.
+    """
+    for move in legal:
+        if move.kind is MoveKind.DRAW:
+            return move
+    return legal[0]
+
+
+@dataclass(slots=True)
+class SeatClock:
+    """One seat's remaining bank and fault count within one game."""
+
+    bank_ms: float
+    strikes: int = 0
+    forfeited: bool = False
+    last_latency_us: int = 0
+    faults: list[Fault] = field(default_factory=list)
+
+    def allowance_s(self, tc: TimeControl) -> float:
+        """Seconds this seat may take for its next decision."""
+        return (tc.move_ms + self.bank_ms) / 1000.0
+
+    def charge(self, tc: TimeControl, elapsed_s: float) -> None:
+        """Deduct time beyond the per-move limit from the bank."""
+        over_ms = elapsed_s * 1000.0 - tc.move_ms
+        if over_ms > 0:
+            self.bank_ms = max(0.0, self.bank_ms - over_ms)
