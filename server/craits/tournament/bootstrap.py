@@ -1,0 +1,138 @@
+"""Confidence intervals and likelihood of superiority by a bootstrap over whole deal sets.
+
+The pairwise results inside one game are not independent (one bad hand loses to everybody), and
+the games of one deal set share their cards; treating every pair as an independent observation
+would make intervals far too narrow. The independent units are the deal sets, so the bootstrap
+draws deal sets with replacement (as many as there are), refits Bradley–Terry to each resample,
+and reads percentile intervals off the refitted ratings. Each deal set's pairs are summed once up
+front and each refit starts from the full-data fit, so a resample costs a few small Newton steps.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .bradley_terry import DEFAULT_PRIOR, PairEntry, Tally, centre, fit, pair_entries
+from .results import GameResult
+
+DEFAULT_RESAMPLES: Final = 200
+
+
+@dataclass(frozen=True, slots=True)
+class BootstrapRatings:
+    """Point ratings with intervals, and the likelihood of superiority of each pair."""
+
+    bots: tuple[str, ...]
+    ratings: tuple[float, ...]
+    """Full-data Bradley–Terry ratings (Elo scale, centred as asked)."""
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    los: tuple[tuple[float, ...], ...]
+    """``los[i][j]``: probability that bot i is really stronger than bot j."""
+    confidence: float
+    resamples: int
+    units: int
+    """Deal sets that were resampled."""
+
+
+def deal_set_units(results: Iterable[GameResult], index: dict[str, int]) -> list[list[PairEntry]]:
+    """Each deal set's pairwise records, summed per pair, in deal-set order."""
+    units: dict[tuple[int, int], dict[tuple[int, int], list[float]]] = {}
+    for result in results:
+        unit = units.setdefault(result.deal_set_key, {})
+        for i, j, score, games in pair_entries(result, index):
+            acc = unit.setdefault((i, j), [0.0, 0.0])
+            acc[0] += score
+            acc[1] += games
+    return [[(i, j, s, n) for (i, j), (s, n) in units[key].items()] for key in sorted(units)]
+
+
+def bootstrap_ratings(
+    results: Sequence[GameResult],
+    bots: Sequence[str],
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    confidence: float = 0.95,
+    prior: float = DEFAULT_PRIOR,
+    anchor: str | None = None,
+) -> BootstrapRatings:
+    """Ratings with ``confidence`` intervals from ``resamples`` deal-set resamples (seeded)."""
+    index = {bot: i for i, bot in enumerate(bots)}
+    anchor_index = index[anchor] if anchor is not None else None
+    units = deal_set_units(results, index)
+    full = Tally(len(bots))
+    for unit in units:
+        full.add(unit)
+    point = fit(full, prior)
+    rng = random.Random(seed)
+    samples: list[list[float]] = []
+    for _ in range(resamples if units else 0):
+        tally = Tally(len(bots))
+        for unit in rng.choices(units, k=len(units)):
+            tally.add(unit)
+        samples.append(centre(fit(tally, prior, start=point), anchor_index))
+    point = centre(point, anchor_index)
+    low, high = _percentile_bounds(samples, point, confidence)
+    return BootstrapRatings(
+        bots=tuple(bots), ratings=tuple(point), low=low, high=high,
+        los=_superiority(samples, point), confidence=confidence, resamples=len(samples),
+        units=len(units),
+    )
+
+
+def _percentile_bounds(samples: list[list[float]], point: Sequence[float], confidence: float
+                       ) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per bot, the (1−c)/2 and (1+c)/2 quantiles of its resampled ratings."""
+    if not samples:
+        return tuple(point), tuple(point)
+    tail = (1.0 - confidence) / 2
+    low, high = [], []
+    for i in range(len(point)):
+        column = sorted(s[i] for s in samples)
+        low.append(_quantile(column, tail))
+        high.append(_quantile(column, 1.0 - tail))
+    return tuple(low), tuple(high)
+
+
+def _quantile(ordered: Sequence[float], q: float) -> float:
+    """Linear interpolation between order statistics (numpy's default)."""
+    pos = q * (len(ordered) - 1)
+    below = math.floor(pos)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (pos - below)
+
+
+def _superiority(samples: list[list[float]], point: Sequence[float]
+                 ) -> tuple[tuple[float, ...], ...]:
+    """LOS of i over j: Φ(difference / bootstrap standard error of the difference)."""
+    n = len(point)
+    rows = []
+    for i in range(n):
+        row = []
+        for j in range(n):
+            diff = point[i] - point[j]
+            se = _spread([s[i] - s[j] for s in samples]) if i != j else 0.0
+            row.append(normal_cdf(diff / se) if se > 0 else 0.5 + 0.5 * _sign(diff))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _spread(values: Sequence[float]) -> float:
+    """Sample standard deviation (0 for fewer than two values)."""
+    if len(values) < 2:
+        return 0.0
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+
+
+def _sign(x: float) -> float:
+    return (x > 0) - (x < 0)
+
+
+def normal_cdf(z: float) -> float:
+    """Φ(z), the standard normal distribution function."""
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))

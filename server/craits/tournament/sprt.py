@@ -1,0 +1,107 @@
+"""A-vs-B matches that stop as soon as the evidence suffices: a sequential probability ratio test.
+
+The observations are deal sets, not games: a deal set's seatings share their cards, so their
+results are strongly correlated, while different deal sets are independent. A deal set's score
+is A's mean pairwise score against B over its games (with two seatings: 0, ¼, ½, ¾ or 1, the
+"pentanomial" of game pairs in chess-engine testing). The test is the generalised SPRT with a
+normal approximation: under H_k the expected score is s_k = σ(elo_k) (the Elo expectation), and
+
+    LLR = n · (s1 − s0) · (2·x̄ − s0 − s1) / (2·v)
+
+with x̄ and v the mean and variance of the deal-set scores. Stop for H1 when LLR ≥ log((1−β)/α),
+for H0 when LLR ≤ log(β/(1−α)); otherwise play on. ``prior`` pseudo deal sets, split between
+scores 0 and 1, keep v positive when the first deal sets all agree (a small pull towards 0.5 that
+fades as deal sets accumulate).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .elo import expected_score
+from .results import GameResult, pair_score
+
+CONTINUE: Final = "continue"
+ACCEPT_H0: Final = "H0"
+ACCEPT_H1: Final = "H1"
+
+
+@dataclass(frozen=True, slots=True)
+class SprtResult:
+    """Where the test stands after ``deal_sets`` observations."""
+
+    decision: str
+    """``continue``, ``H0`` (A is not elo1 better: at most elo0) or ``H1`` (A is at least elo1)."""
+    llr: float
+    lower: float
+    upper: float
+    deal_sets: int
+    score: float
+    """A's mean deal-set score (0.5 when there is none)."""
+    elo: float
+    """The Elo difference that ``score`` corresponds to (clipped to ±1000)."""
+    wins: int
+    draws: int
+    losses: int
+    """Deal sets A won (score > ½), drew, lost."""
+
+
+def sprt(
+    scores: Sequence[float],
+    elo0: float,
+    elo1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    prior: float = 1.0,
+) -> SprtResult:
+    """Test H0: elo = elo0 against H1: elo = elo1 on A's deal-set ``scores``."""
+    if not elo1 > elo0:
+        raise ValueError("elo1 must be greater than elo0")
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    n = len(scores)
+    llr = _llr(scores, expected_score(elo0), expected_score(elo1), prior) if n else 0.0
+    decision = ACCEPT_H1 if llr >= upper else ACCEPT_H0 if llr <= lower else CONTINUE
+    mean = sum(scores) / n if n else 0.5
+    return SprtResult(
+        decision=decision, llr=llr, lower=lower, upper=upper, deal_sets=n, score=mean,
+        elo=_elo_of(mean), wins=sum(s > 0.5 for s in scores),
+        draws=sum(s == 0.5 for s in scores), losses=sum(s < 0.5 for s in scores),
+    )
+
+
+def _llr(scores: Sequence[float], s0: float, s1: float, prior: float) -> float:
+    """The normal-approximation GSPRT statistic, with ``prior`` pseudo-observations at 0 and 1."""
+    weight = len(scores) + prior
+    mean = (sum(scores) + prior / 2) / weight
+    var = (sum((x - mean) ** 2 for x in scores) + prior / 2 * (mean**2 + (1 - mean) ** 2)) / weight
+    return len(scores) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def _elo_of(score: float) -> float:
+    if score <= 0.0 or score >= 1.0:
+        return math.copysign(1000.0, score - 0.5)
+    return max(-1000.0, min(1000.0, -400.0 * math.log10(1.0 / score - 1.0)))
+
+
+def deal_set_scores(
+    results: Iterable[GameResult], a: str, b: str, games_per_deal_set: int
+) -> list[float]:
+    """A's score against B in each *complete* deal set, in deal-set order.
+
+    Only deal sets with all ``games_per_deal_set`` seatings played count: a partial deal set
+    would let the luck of the cards back in.
+    """
+    units: dict[tuple[int, int], list[float]] = {}
+    for result in results:
+        if a in result.seats and b in result.seats:
+            pa, pb = result.places[result.seats.index(a)], result.places[result.seats.index(b)]
+            units.setdefault(_order_key(result), []).append(pair_score(pa, pb))
+    return [sum(v) / len(v) for _, v in sorted(units.items()) if len(v) == games_per_deal_set]
+
+
+def _order_key(result: GameResult) -> tuple[int, int]:
+    """Deal set first, then meeting: the order in which the schedule completes them."""
+    return (result.deal_set, result.meeting_index)

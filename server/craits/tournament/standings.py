@@ -1,0 +1,100 @@
+"""Everything a results table shows, computed from a list of finished games and nothing else.
+
+Pure and deterministic: the same results (in any order) give the same standings, whether they
+come from the store, from a live run or from a test. Online Elo is replayed in schedule order and
+the bootstrap is seeded, so a resumed tournament ends with exactly the standings of an
+uninterrupted one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bootstrap import DEFAULT_RESAMPLES, bootstrap_ratings
+from .bradley_terry import DEFAULT_PRIOR
+from .elo import DEFAULT_K, online_elo
+from .results import GameResult
+from .stats import PairRecord, bot_stats, crosstable
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One bot's line in the table."""
+
+    rank: int
+    bot: str
+    rating: float
+    """Bradley–Terry rating, Elo scale (mean 0 unless anchored)."""
+    low: float
+    high: float
+    online_elo: float
+    games: int
+    mean_points: float
+    mean_place: float
+    strikes: int
+    forfeits: int
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The table (best first) plus the pairwise views."""
+
+    rows: tuple[Standing, ...]
+    los: dict[str, dict[str, float]]
+    """``los[a][b]``: likelihood that a is really stronger than b."""
+    crosstable: dict[str, dict[str, PairRecord]]
+    games: int
+    deal_sets: int
+    confidence: float
+    resamples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, for reports and ``--json`` output."""
+        return {
+            "games": self.games,
+            "deal_sets": self.deal_sets,
+            "confidence": self.confidence,
+            "resamples": self.resamples,
+            "rows": [{f: getattr(row, f) for f in Standing.__slots__} for row in self.rows],
+            "los": self.los,
+            "crosstable": {
+                a: {b: {"games": rec.games, "score": rec.score} for b, rec in row.items()}
+                for a, row in self.crosstable.items()
+            },
+        }
+
+
+def compute_standings(
+    results: Iterable[GameResult],
+    bots: Sequence[str],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    confidence: float = 0.95,
+    prior: float = DEFAULT_PRIOR,
+    k: float = DEFAULT_K,
+    anchor: str | None = None,
+) -> Standings:
+    """Ratings with intervals, online Elo, averages, LOS and crosstable of ``bots``."""
+    ordered = sorted(results, key=lambda r: r.game_index)
+    boot = bootstrap_ratings(ordered, bots, resamples, seed, confidence, prior, anchor)
+    elo = online_elo(ordered, bots, k)
+    stats = bot_stats(ordered, bots)
+    order = sorted(range(len(bots)), key=lambda i: (-boot.ratings[i], bots[i]))
+    rows = tuple(
+        Standing(
+            rank=rank, bot=bots[i], rating=boot.ratings[i], low=boot.low[i], high=boot.high[i],
+            online_elo=elo[bots[i]], games=stats[bots[i]].games,
+            mean_points=stats[bots[i]].mean_points, mean_place=stats[bots[i]].mean_place,
+            strikes=stats[bots[i]].strikes, forfeits=stats[bots[i]].forfeits,
+        )
+        for rank, i in enumerate(order, start=1)
+    )
+    los = {a: {b: boot.los[i][j] for j, b in enumerate(bots) if j != i}
+           for i, a in enumerate(bots)}
+    return Standings(
+        rows=rows, los=los, crosstable=crosstable(ordered, bots), games=len(ordered),
+        deal_sets=boot.units, confidence=confidence, resamples=boot.resamples,
+    )
