@@ -565,7 +565,7 @@ class Game:
             return IllegalMove(move, "jack", f"jacks are pending ({self.jack_penalty} cards): play a J or draw")
         if card.rank == 8 and move.suit < 0:
             return IllegalMove(move, "eight", "an 8 must name a suit, e.g. 'play 8C suit=H'")
-        if card.rank == 9 and move.suit >= 0:
+        if card.rank == 9 and move.suit not in (-1, SAME_COLOUR[card.suit]):
             return IllegalMove(
                 move, "nine", f"a 9 may only switch to {SUIT_LETTERS[SAME_COLOUR[card.suit]]} "
                 "(same colour) or keep its suit (no suit=)",
