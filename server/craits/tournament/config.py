@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final, NoReturn, TypeVar
 
 from craits.engine import Rules, RulesError
+from craits.referee.policy import FailurePolicy, TimeControl
 
 MODES: Final = ("round-robin", "gauntlet", "match")
 """``round-robin``: every table-size subset of the bots meets; ``gauntlet``: only the meetings of
@@ -53,8 +54,8 @@ class BotSpec:
     kind: str = "bundled"
     bundled: str = ""
     """For ``bundled``: which bundled bot plays (defaults to ``name``)."""
-    command: tuple[str, ...] = ()
-    """For ``command``: the program and its arguments, started once per tournament."""
+    command: str = ""
+    """For ``command``: a shell command line that starts the bot (it dials the referee)."""
     token: str = ""
     """For ``remote``: the token the bot presents when it connects ("" = the server issues one)."""
 
@@ -64,30 +65,12 @@ class BotSpec:
         if self.kind == "bundled" and self.bundled != self.name:
             out["bundled"] = self.bundled
         elif self.kind == "command":
-            out["command"] = list(self.command)
+            out["command"] = self.command
         elif self.kind == "remote":
             out["remote"] = True
             if self.token:
                 out["token"] = self.token
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """Per-decision limit plus a per-game bank that slow decisions draw on (the referee's)."""
-
-    move_ms: int = 1000
-    bank_ms: int = 30_000
-
-
-@dataclass(frozen=True, slots=True)
-class FailurePolicy:
-    """When a misbehaving bot loses its seat; applied by the referee, recorded by the store."""
-
-    max_strikes: int = 3
-    """Strikes (timeouts, repeated bad replies) after which the seat forfeits the game."""
-    grace_ms: int = 5000
-    """Time a bot has to start (command) or connect (remote) before its seats count as failed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +98,8 @@ class TournamentConfig:
     concurrency: int = 4
     max_tables_per_bot: int = 4
     rules: Rules = field(default_factory=Rules)
-    time: TimeControl = TimeControl()
-    failure: FailurePolicy = FailurePolicy()
+    time: TimeControl = field(default_factory=TimeControl)
+    failure: FailurePolicy = field(default_factory=FailurePolicy)
     sprt: SprtSettings | None = None
 
     @property
@@ -300,6 +283,7 @@ def _read_time(top: _Table) -> TimeControl:
 def _read_failure(top: _Table) -> FailurePolicy:
     table = top.table("failure")
     value = FailurePolicy(
+        max_retries=table.integer("max_retries", _D.failure.max_retries, 0, 1_000_000),
         max_strikes=table.integer("max_strikes", _D.failure.max_strikes, 1, 1_000_000),
         grace_ms=table.integer("grace_ms", _D.failure.grace_ms, 0, 3_600_000),
     )
@@ -444,20 +428,17 @@ class _Table:
         want = "one of " + ", ".join(f'"{o}"' for o in options)
         return self._get(key, default, lambda v: v in options, want)
 
-    def command(self, key: str) -> tuple[str, ...]:
-        """A command line: a string (split like a POSIX shell would) or an array of strings."""
-        value: Any = self._get(key, None, lambda v: v is None or isinstance(v, (str, list)),
+    def command(self, key: str) -> str:
+        """A command line: a string, or an array of words (joined with shell quoting)."""
+        value: Any = self._get(key, "", lambda v: isinstance(v, (str, list)),
                                "a string or an array of strings")
-        if value is None:
-            return ()
-        if isinstance(value, str):
-            try:
-                value = shlex.split(value)
-            except ValueError as exc:
-                self.fail(key, f"cannot split the command line: {exc}")
-        if not value or not all(isinstance(part, str) and part for part in value):
-            self.fail(key, "must name a program (non-empty strings)")
-        return tuple(value)
+        if isinstance(value, list):
+            if not all(isinstance(word, str) for word in value):
+                self.fail(key, f"must be a string or an array of strings, got {value!r}")
+            value = shlex.join(value)
+        if key in self.data and not value.strip():
+            self.fail(key, "must name a program")
+        return str(value)
 
     def table(self, key: str) -> _Table:
         """A sub-table (an empty one when absent)."""

@@ -24,14 +24,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .config import (
-    BotSpec,
-    FailurePolicy,
-    TimeControl,
-    TournamentConfig,
-    bot_from_dict,
-    section_dict,
-)
+from craits.referee.policy import FailurePolicy, TimeControl
+
+from .config import BotSpec, TournamentConfig, bot_from_dict, section_dict
 
 
 @dataclass(frozen=True, slots=True)
