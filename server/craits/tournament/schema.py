@@ -1,0 +1,77 @@
+"""The SQLite schema of the tournament store, as numbered migrations.
+
+The database's ``PRAGMA user_version`` is the number of migrations applied. Opening a store applies
+the missing ones in order, each in its own transaction together with the version bump, so a crash
+mid-upgrade leaves the previous version intact. Never edit a released migration: append one.
+
+Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
+
+- ``tournaments``: id, name, the validated config (``TournamentConfig.to_dict``), seed, created,
+  status (created, running, paused, finished).
+- ``jobs``: the schedule, one row per game, with the self-contained ``Job`` JSON in ``spec`` and
+  a status: pending, running (claimed by a runner), done (its game is recorded), skipped (a
+  match stopped early by its SPRT).
+- ``games``: one row per finished job (``job_id`` UNIQUE: a result can never be stored twice),
+  with seed, rules, seats, totals, places, strikes, forfeits and times.
+- ``events``: every game's full log in order: engine events, moves with their timings, strikes.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    (
+        """CREATE TABLE tournaments (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            config TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            created TEXT NOT NULL,
+            status TEXT NOT NULL
+                CHECK (status IN ('created', 'running', 'paused', 'finished'))
+        )""",
+        """CREATE TABLE jobs (
+            id INTEGER PRIMARY KEY,
+            tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+            game_index INTEGER NOT NULL,
+            meeting_index INTEGER NOT NULL,
+            deal_set INTEGER NOT NULL,
+            rotation INTEGER NOT NULL,
+            seats TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            spec TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending'
+                CHECK (status IN ('pending', 'running', 'done', 'skipped')),
+            claimed TEXT,
+            UNIQUE (tournament_id, game_index)
+        )""",
+        "CREATE INDEX jobs_by_status ON jobs (tournament_id, status, game_index)",
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            job_id INTEGER NOT NULL UNIQUE REFERENCES jobs(id),
+            seed INTEGER NOT NULL,
+            rules TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            totals TEXT NOT NULL,
+            places TEXT NOT NULL,
+            strikes TEXT NOT NULL,
+            forfeited TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            started TEXT NOT NULL,
+            finished TEXT NOT NULL
+        )""",
+        """CREATE TABLE events (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            idx INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            elapsed_ms REAL,
+            data TEXT NOT NULL,
+            PRIMARY KEY (game_id, idx)
+        ) WITHOUT ROWID""",
+    ),
+)
+"""Migration i (0-based) takes the database from version i to version i + 1."""
+
+SCHEMA_VERSION: Final = len(MIGRATIONS)

@@ -1,0 +1,382 @@
+"""The durable tournament store: SQLite in WAL mode, one transaction per state change.
+
+What "nothing is ever lost" rests on:
+
+- A finished game (result, every log line, the job turning ``done``) is written in ONE
+  transaction, so after ``kill -9`` a game is either wholly recorded or not at all.
+- ``games.job_id`` is UNIQUE and ``record_game`` checks the job first, so recording the same job
+  twice stores it once (the second call returns False).
+- ``reset_running`` (on resume) returns jobs a dead runner had claimed to ``pending``; they are
+  replayed from their seeds. Finished jobs are never touched.
+
+Durability: ``journal_mode=WAL`` with ``synchronous=NORMAL`` by default. In WAL mode NORMAL never
+corrupts the database and loses nothing when the *process* dies (``kill -9``, a crash): a commit
+is in the WAL file, in the OS's hands, before ``COMMIT`` returns. Only a power cut or OS crash
+can roll back the last few commits, and then those games are simply replayed from their seeds on
+resume. FULL would add an fsync to every game for no gain in that contract; pass
+``synchronous="FULL"`` to ``Store.open`` where the machine itself is not trusted.
+
+Threads: the runner calls the store from worker threads (``trio.to_thread.run_sync``) that come
+from a cache and change from call to call. The store therefore holds ONE connection
+(``check_same_thread=False``) behind a lock: every method takes the lock for its whole
+transaction, so statements of two transactions never interleave on the connection, and there is
+no per-thread connection left open in a cached thread. SQLite admits one writer at a time anyway,
+and each write here is small. Other processes (``craits tournament show`` during a run) open their
+own store and read concurrently, as WAL allows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from .config import TournamentConfig, config_from_dict
+from .records import FinishedGame, LogEntry
+from .results import GameResult
+from .schedule import Job, build_schedule
+from .schema import MIGRATIONS, SCHEMA_VERSION
+from .standings import Standings, compute_standings
+
+TOURNAMENT_STATUSES: Final = ("created", "running", "paused", "finished")
+JOB_STATUSES: Final = ("pending", "running", "done", "skipped")
+
+CSV_FIELDS: Final = (
+    "game_index", "meeting_index", "deal_set", "rotation", "seed", "seat", "bot", "total",
+    "place", "strikes", "forfeited", "started", "finished",
+)
+"""Columns of ``export_rows``: one row per seat of every finished game."""
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked (unknown tournament or job, newer schema, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """A tournament's header and progress."""
+
+    id: str
+    name: str
+    seed: int
+    created: str
+    status: str
+    jobs: dict[str, int]
+    """How many jobs are in each status (every status present, possibly 0)."""
+
+    @property
+    def total(self) -> int:
+        """Games in the schedule."""
+        return sum(self.jobs.values())
+
+
+class Store:
+    """Tournaments, their schedules, results and game logs in one SQLite file."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        """Prefer ``Store.open``, which configures the connection and migrates the schema."""
+        self._db = connection
+        self._lock = threading.RLock()
+
+    # ------------------------------------------------------------------ lifecycle
+    @staticmethod
+    def open(path: str | Path, synchronous: str = "NORMAL") -> Store:
+        """Open (creating if needed) a store file; ``":memory:"`` for a throwaway one."""
+        if synchronous not in ("NORMAL", "FULL"):
+            raise StoreError(f"synchronous must be NORMAL or FULL, got {synchronous!r}")
+        db = sqlite3.connect(
+            str(path), timeout=30.0, isolation_level=None, check_same_thread=False
+        )
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={synchronous}")
+        db.execute("PRAGMA foreign_keys=ON")
+        store = Store(db)
+        store._migrate()
+        return store
+
+    def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def pragma(self, name: str) -> Any:
+        """Read one PRAGMA (``journal_mode``, ``synchronous``, ``user_version``...)."""
+        with self._lock:
+            return self._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction taken up front (``BEGIN IMMEDIATE``): all or nothing."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        version = self.pragma("user_version")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the store has schema version {version}; this craits knows "
+                             f"{SCHEMA_VERSION}: upgrade craits")
+        for number in range(version, SCHEMA_VERSION):
+            with self._transaction() as db:
+                for statement in MIGRATIONS[number]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version={number + 1}")
+
+    # ------------------------------------------------------------------ tournaments
+    def create_tournament(self, config: TournamentConfig, tournament_id: str | None = None) -> str:
+        """Store a tournament and its whole schedule (one transaction); returns its id."""
+        tid = tournament_id or uuid.uuid4().hex[:10]
+        jobs = build_schedule(config, tid)
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM tournaments WHERE id=?", (tid,)).fetchone():
+                raise StoreError(f"tournament {tid!r} already exists")
+            db.execute(
+                "INSERT INTO tournaments (id, name, config, seed, created, status)"
+                " VALUES (?, ?, ?, ?, ?, 'created')",
+                (tid, config.name, _json(config.to_dict()), config.seed, _now()),
+            )
+            db.executemany(
+                "INSERT INTO jobs (tournament_id, game_index, meeting_index, deal_set, rotation,"
+                " seats, seed, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                ((tid, j.game_index, j.meeting_index, j.deal_set, j.rotation, _json(j.seats),
+                  j.seed, _json(j.to_dict())) for j in jobs),
+            )
+        return tid
+
+    def tournaments(self) -> list[TournamentInfo]:
+        """Every tournament, oldest first."""
+        with self._lock:
+            ids = [r["id"] for r in self._db.execute(
+                "SELECT id FROM tournaments ORDER BY created, id")]
+            return [self.tournament(tid) for tid in ids]
+
+    def tournament(self, tournament_id: str) -> TournamentInfo:
+        """One tournament's header and job counts."""
+        with self._lock:
+            row = self._tournament_row(tournament_id)
+            counts = dict.fromkeys(JOB_STATUSES, 0)
+            for r in self._db.execute(
+                "SELECT status, COUNT(*) AS n FROM jobs WHERE tournament_id=? GROUP BY status",
+                (tournament_id,),
+            ):
+                counts[r["status"]] = r["n"]
+        return TournamentInfo(row["id"], row["name"], row["seed"], row["created"], row["status"],
+                              counts)
+
+    def config(self, tournament_id: str) -> TournamentConfig:
+        """The configuration the tournament was created with."""
+        with self._lock:
+            row = self._tournament_row(tournament_id)
+        return config_from_dict(json.loads(row["config"]))
+
+    def set_status(self, tournament_id: str, status: str) -> None:
+        """Mark the tournament created, running, paused or finished."""
+        if status not in TOURNAMENT_STATUSES:
+            raise StoreError(f"unknown tournament status {status!r}")
+        with self._transaction() as db:
+            self._tournament_row(tournament_id)
+            db.execute("UPDATE tournaments SET status=? WHERE id=?", (status, tournament_id))
+
+    def _tournament_row(self, tournament_id: str) -> sqlite3.Row:
+        row: sqlite3.Row | None = self._db.execute(
+            "SELECT * FROM tournaments WHERE id=?", (tournament_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no tournament {tournament_id!r}")
+        return row
+
+    # ------------------------------------------------------------------ jobs
+    def jobs(self, tournament_id: str, status: str | None = None) -> list[Job]:
+        """The schedule (or the jobs in one status), in game order."""
+        sql = "SELECT spec FROM jobs WHERE tournament_id=?"
+        args: tuple[Any, ...] = (tournament_id,)
+        if status is not None:
+            sql, args = sql + " AND status=?", (*args, status)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY game_index", args).fetchall()
+        return [Job.from_dict(json.loads(r["spec"])) for r in rows]
+
+    def claim_next(
+        self, tournament_id: str, can_seat: Callable[[tuple[str, ...]], bool] | None = None
+    ) -> Job | None:
+        """Mark the first pending job (in game order) running and return it; None if none fits.
+
+        ``can_seat`` sees each candidate's seats (bot per seat) and says whether the runner can
+        start it now, e.g. whether every bot is under its limit of concurrent tables.
+        """
+        with self._transaction() as db:
+            cursor = db.execute(
+                "SELECT id, seats FROM jobs WHERE tournament_id=? AND status='pending'"
+                " ORDER BY game_index", (tournament_id,),
+            )
+            chosen = next((row["id"] for row in cursor
+                           if can_seat is None or can_seat(tuple(json.loads(row["seats"])))),
+                          None)
+            cursor.close()
+            if chosen is None:
+                return None
+            db.execute("UPDATE jobs SET status='running', claimed=? WHERE id=?", (_now(), chosen))
+            spec = db.execute("SELECT spec FROM jobs WHERE id=?", (chosen,)).fetchone()["spec"]
+        return Job.from_dict(json.loads(spec))
+
+    def release(self, tournament_id: str, game_index: int) -> None:
+        """Return a claimed job to ``pending`` (its game was abandoned, e.g. on shutdown)."""
+        with self._transaction() as db:
+            db.execute("UPDATE jobs SET status='pending', claimed=NULL WHERE tournament_id=?"
+                       " AND game_index=? AND status='running'", (tournament_id, game_index))
+
+    def reset_running(self, tournament_id: str) -> int:
+        """On resume: jobs left ``running`` by a dead runner go back to ``pending``.
+
+        Their games were never recorded (a game is recorded in one transaction), so nothing of
+        theirs is in ``games``; any stray rows of a job that is not done are deleted all the same,
+        so that a replay starts clean. Returns how many jobs were reset.
+        """
+        with self._transaction() as db:
+            stray = ("SELECT g.id FROM games g JOIN jobs j ON j.id = g.job_id"
+                     " WHERE j.tournament_id=? AND j.status != 'done'")
+            db.execute(f"DELETE FROM events WHERE game_id IN ({stray})", (tournament_id,))
+            db.execute(f"DELETE FROM games WHERE id IN ({stray})", (tournament_id,))
+            cursor = db.execute("UPDATE jobs SET status='pending', claimed=NULL"
+                                " WHERE tournament_id=? AND status='running'", (tournament_id,))
+            return cursor.rowcount
+
+    def skip_pending(self, tournament_id: str) -> int:
+        """Mark every pending job ``skipped`` (a match whose SPRT has decided); returns how many."""
+        with self._transaction() as db:
+            cursor = db.execute("UPDATE jobs SET status='skipped'"
+                                " WHERE tournament_id=? AND status='pending'", (tournament_id,))
+            return cursor.rowcount
+
+    # ------------------------------------------------------------------ games
+    def record_game(self, game: FinishedGame) -> bool:
+        """Store a finished game with its whole log, atomically; False if it was already stored.
+
+        The job may be pending, running or skipped (a game that was under way when a match
+        stopped still counts); a job already ``done`` keeps its first result.
+        """
+        with self._transaction() as db:
+            job = db.execute(
+                "SELECT id, status, seats, seed, spec FROM jobs"
+                " WHERE tournament_id=? AND game_index=?", (game.tournament_id, game.game_index),
+            ).fetchone()
+            if job is None:
+                raise StoreError(f"no job {game.game_index} in tournament {game.tournament_id!r}")
+            if job["status"] == "done":
+                return False
+            _check_shape(game, len(json.loads(job["seats"])))
+            cursor = db.execute(
+                "INSERT INTO games (job_id, seed, rules, seats, totals, places, strikes,"
+                " forfeited, outcome, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (job_id) DO NOTHING",
+                (job["id"], job["seed"], json.loads(job["spec"])["rules"], job["seats"],
+                 _json(game.totals), _json(game.places), _json(game.strikes),
+                 _json(game.forfeited), _json(dict(game.outcome)), _iso(game.started),
+                 _iso(game.finished)),
+            )
+            if cursor.rowcount == 0:
+                return False
+            db.executemany(
+                "INSERT INTO events (game_id, idx, kind, seat, elapsed_ms, data)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                ((cursor.lastrowid, i, e.kind, e.seat, e.elapsed_ms, _json(dict(e.data)))
+                 for i, e in enumerate(game.log)),
+            )
+            db.execute("UPDATE jobs SET status='done' WHERE id=?", (job["id"],))
+        return True
+
+    def results(self, tournament_id: str) -> list[GameResult]:
+        """Every recorded game's result, in game order: the input of ``compute_standings``."""
+        with self._lock:
+            rows = self._db.execute(_RESULTS_SQL, (tournament_id,)).fetchall()
+        return [
+            GameResult(
+                game_index=r["game_index"], meeting_index=r["meeting_index"],
+                deal_set=r["deal_set"], rotation=r["rotation"],
+                seats=tuple(json.loads(r["seats"])), totals=tuple(json.loads(r["totals"])),
+                places=tuple(json.loads(r["places"])), strikes=tuple(json.loads(r["strikes"])),
+                forfeited=tuple(json.loads(r["forfeited"])),
+            )
+            for r in rows
+        ]
+
+    def standings(self, tournament_id: str, **options: Any) -> Standings:
+        """``compute_standings`` over the stored results (bootstrap seeded by the tournament)."""
+        config = self.config(tournament_id)
+        options.setdefault("seed", config.seed)
+        return compute_standings(self.results(tournament_id), config.bot_names, **options)
+
+    def game_log(self, tournament_id: str, game_index: int) -> list[LogEntry]:
+        """A recorded game's log in order (empty if the game is not recorded)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT e.kind, e.seat, e.elapsed_ms, e.data FROM events e"
+                " JOIN games g ON g.id = e.game_id JOIN jobs j ON j.id = g.job_id"
+                " WHERE j.tournament_id=? AND j.game_index=? ORDER BY e.idx",
+                (tournament_id, game_index),
+            ).fetchall()
+        return [LogEntry(r["kind"], r["seat"], json.loads(r["data"]), r["elapsed_ms"])
+                for r in rows]
+
+    def export_rows(self, tournament_id: str) -> list[dict[str, Any]]:
+        """One dict per seat of every recorded game, keyed by ``CSV_FIELDS``, in game order."""
+        with self._lock:
+            rows = self._db.execute(_RESULTS_SQL, (tournament_id,)).fetchall()
+        return [row for r in rows for row in _seat_rows(r)]
+
+
+def _seat_rows(r: sqlite3.Row) -> Iterator[dict[str, Any]]:
+    """The CSV rows of one stored game, seat by seat."""
+    game = {f: r[f] for f in ("game_index", "meeting_index", "deal_set", "rotation", "seed")}
+    times = {"started": r["started"], "finished": r["finished"]}
+    columns = [json.loads(r[c]) for c in ("seats", "totals", "places", "strikes", "forfeited")]
+    for seat, values in enumerate(zip(*columns, strict=True)):
+        per_seat = dict(zip(("bot", "total", "place", "strikes", "forfeited"), values, strict=True))
+        yield {**game, "seat": seat, **per_seat, **times}
+
+
+_RESULTS_SQL: Final = (
+    "SELECT j.game_index, j.meeting_index, j.deal_set, j.rotation, g.seed, g.seats, g.totals,"
+    " g.places, g.strikes, g.forfeited, g.started, g.finished"
+    " FROM games g JOIN jobs j ON j.id = g.job_id"
+    " WHERE j.tournament_id=? ORDER BY j.game_index"
+)
+
+
+def _check_shape(game: FinishedGame, seats: int) -> None:
+    """Refuse a result whose per-seat columns do not match the job's table."""
+    for name in ("totals", "places", "strikes", "forfeited"):
+        if len(getattr(game, name)) != seats:
+            raise StoreError(f"game {game.game_index}: {name} has "
+                             f"{len(getattr(game, name))} entries for {seats} seats")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="milliseconds")
+
