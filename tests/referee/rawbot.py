@@ -19,7 +19,6 @@ import time
 from collections.abc import Iterator
 
 import grpc
-
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 
@@ -38,7 +37,11 @@ def _requests(q: queue.Queue[object]) -> Iterator[pb.BotPacket]:
 def _reply(req: pb.DecisionRequest, mode: str, count: int, state: dict[str, int]) -> list[pb.BotMessage]:
     good = pb.MoveReply(game_id=req.game_id, decision_id=req.decision_id, legal_index=0)
     if mode == "illegal":
-        bad = pb.MoveReply(game_id=req.game_id, decision_id=req.decision_id, text="play 2X")
+        held = {(c.rank, c.suit) for c in req.observation.hand}
+        rank, suit = next((r, s) for r in range(1, 14) for s in range(1, 5) if (r, s) not in held)
+        card = pb.Card(rank=rank, suit=suit)  # type: ignore[arg-type]
+        move = pb.Move(kind=pb.MOVE_KIND_PLAY, card=card)
+        bad = pb.MoveReply(game_id=req.game_id, decision_id=req.decision_id, move=move)
         return [pb.BotMessage(move=bad)]
     if mode == "garbage":
         bad = pb.MoveReply(game_id=req.game_id, decision_id=req.decision_id)
@@ -60,6 +63,7 @@ def session(mode: str, capture: str | None, state: dict[str, int]) -> str:
     hello = pb.Hello(protocol_version=pb.PROTOCOL_VERSION_1, token=os.environ["CRAITS_TOKEN"])
     q.put(pb.BotPacket(messages=[pb.BotMessage(hello=hello)]))
     out = open(capture, "a") if capture else None
+    pending: dict[tuple[str, int], pb.DecisionRequest] = {}
     try:
         for packet in stub.Connect(_requests(q)):
             if out:
@@ -70,7 +74,12 @@ def session(mode: str, capture: str | None, state: dict[str, int]) -> str:
                 case = msg.WhichOneof("payload")
                 if case == "error":
                     return "error"
+                if case == "rejected" and msg.rejected.retries_left > 0:
+                    open_req = pending.get((msg.rejected.game_id, msg.rejected.decision_id))
+                    if open_req is not None:
+                        replies += _reply(open_req, mode, state.get("count", 0), state)
                 if case == "decision":
+                    pending[(msg.decision.game_id, msg.decision.decision_id)] = msg.decision
                     state["count"] = state.get("count", 0) + 1
                     count = state["count"]
                     if mode == "crash" and count == 25:

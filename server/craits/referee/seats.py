@@ -68,17 +68,19 @@ class Decision:
         self.game.check(move)
 
     def reject(self, reason: str) -> int:
-        """Count a bad reply; return how many more are tolerated (``TooManyBadReplies`` if none)."""
+        """Count a bad reply; return how many more replies are allowed (raise if none).
+
+        ``max_retries`` bad replies are forgiven; the one after them costs a strike.
+        """
         self.rejections.append(reason)
-        left = self.max_retries - len(self.rejections)
-        if left < 0:
+        if len(self.rejections) > self.max_retries:
             raise TooManyBadReplies(reason)
-        return left
+        return self.retries_left
 
     @property
     def retries_left(self) -> int:
-        """Bad replies still tolerated before a strike."""
-        return max(0, self.max_retries - len(self.rejections))
+        """Further replies the referee will still consider for this decision (0: closed)."""
+        return max(0, self.max_retries + 1 - len(self.rejections))
 
 
 class Seat(ABC):

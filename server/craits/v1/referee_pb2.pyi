@@ -231,7 +231,7 @@ class _ErrorCodeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorCode.V
     ERROR_CODE_UNSPECIFIED: _ErrorCode.ValueType  # 0
     """Not set."""
     ERROR_CODE_BAD_TOKEN: _ErrorCode.ValueType  # 1
-    """The Hello's token is unknown or already in use by a live stream."""
+    """The Hello's token is unknown (a second stream with a valid token replaces the first)."""
     ERROR_CODE_UNSUPPORTED_VERSION: _ErrorCode.ValueType  # 2
     """The Hello's protocol_version is not supported."""
     ERROR_CODE_PROTOCOL: _ErrorCode.ValueType  # 3
@@ -245,7 +245,7 @@ class ErrorCode(_ErrorCode, metaclass=_ErrorCodeEnumTypeWrapper):
 ERROR_CODE_UNSPECIFIED: ErrorCode.ValueType  # 0
 """Not set."""
 ERROR_CODE_BAD_TOKEN: ErrorCode.ValueType  # 1
-"""The Hello's token is unknown or already in use by a live stream."""
+"""The Hello's token is unknown (a second stream with a valid token replaces the first)."""
 ERROR_CODE_UNSUPPORTED_VERSION: ErrorCode.ValueType  # 2
 """The Hello's protocol_version is not supported."""
 ERROR_CODE_PROTOCOL: ErrorCode.ValueType  # 3
@@ -895,7 +895,9 @@ class MoveRejected(_message.Message):
     reason: _builtins.str
     """What was wrong, e.g. "illegal move 'play 7H': 7H is not in your hand (rule: a turn)"."""
     retries_left: _builtins.int
-    """How many more rejected replies this decision tolerates before a strike."""
+    """How many more replies the referee will consider for this decision; 0 means the decision
+    was closed (a strike, and the default move was played for the seat).
+    """
     def __init__(
         self,
         *,
