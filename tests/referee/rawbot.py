@@ -34,7 +34,9 @@ def _requests(q: queue.Queue[object]) -> Iterator[pb.BotPacket]:
         yield item
 
 
-def _reply(req: pb.DecisionRequest, mode: str, count: int, state: dict[str, int]) -> list[pb.BotMessage]:
+def _reply(
+    req: pb.DecisionRequest, mode: str, count: int, state: dict[str, int]
+) -> list[pb.BotMessage]:
     good = pb.MoveReply(game_id=req.game_id, decision_id=req.decision_id, legal_index=0)
     if mode == "illegal":
         held = {(c.rank, c.suit) for c in req.observation.hand}
@@ -62,7 +64,7 @@ def session(mode: str, capture: str | None, state: dict[str, int]) -> str:
     q: queue.Queue[object] = queue.Queue()
     hello = pb.Hello(protocol_version=pb.PROTOCOL_VERSION_1, token=os.environ["CRAITS_TOKEN"])
     q.put(pb.BotPacket(messages=[pb.BotMessage(hello=hello)]))
-    out = open(capture, "a") if capture else None
+    out = open(capture, "a") if capture else None  # noqa: SIM115 (closed in finally)
     pending: dict[tuple[str, int], pb.DecisionRequest] = {}
     try:
         for packet in stub.Connect(_requests(q)):

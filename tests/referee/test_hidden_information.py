@@ -44,7 +44,10 @@ def _text(card: Message) -> str:
     return str(CARDS[(card.rank - 1) * 4 + card.suit - 1])
 
 
-def _snapshots(result: GameResult, spec: GameSpec, players: int) -> dict[int, tuple[list[list[str]], str]]:
+Snapshots = dict[int, tuple[list[list[str]], str]]
+
+
+def _snapshots(result: GameResult, spec: GameSpec, players: int) -> Snapshots:
     """decision_id -> (every seat's hand, top card) just before that decision."""
     game = Game.new(spec.rules, players, spec.seed)
     snaps = {}
@@ -62,7 +65,7 @@ def _check_event_cards(seat: int, event: pb.Event) -> None:
     )
 
 
-def _check_message(seat: int, msg: pb.RefereeMessage, snaps: dict[int, tuple[list[list[str]], str]]) -> int:
+def _check_message(seat: int, msg: pb.RefereeMessage, snaps: Snapshots) -> int:
     case = msg.WhichOneof("payload")
     body = getattr(msg, case)
     checked = 0
@@ -82,7 +85,9 @@ def _check_message(seat: int, msg: pb.RefereeMessage, snaps: dict[int, tuple[lis
             assert _text(card) == top
         else:
             raise AssertionError(f"card at unexpected field {case}.{path}")
-    for event in getattr(body, "events", []) or getattr(getattr(body, "observation", None), "events", []):
+    observation = getattr(body, "observation", None)
+    events = getattr(body, "events", None) or getattr(observation, "events", [])
+    for event in events:
         if event.private and event.seat != seat:
             assert len(event.cards) == 0 and event.value > 0
     return checked
