@@ -1,0 +1,65 @@
+"""SPRT on deal-set scores: accepts H1 for a clearly stronger bot, H0 for equals."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from craits.tournament.results import GameResult
+from craits.tournament.sprt import ACCEPT_H0, ACCEPT_H1, CONTINUE, SprtResult, deal_set_scores, sprt
+
+from .synthetic import round_robin
+
+
+def run_match(edge: float, seed: int, elo0: float = 0.0, elo1: float = 50.0) -> SprtResult:
+    """Play deal sets of A (``edge`` Elo stronger) against B until the test decides."""
+    results = round_robin({"A": edge, "B": 0.0}, 2, 3000, seed=seed)
+    for played in range(1, 3001):
+        scores = deal_set_scores(results[: 2 * played], "A", "B", games_per_deal_set=2)
+        result = sprt(scores, elo0, elo1)
+        if result.decision != CONTINUE:
+            return result
+    raise AssertionError("the test never decided")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_clearly_stronger_bot_accepts_h1(seed: int) -> None:
+    result = run_match(200.0, seed)
+    assert result.decision == ACCEPT_H1
+    assert result.llr >= result.upper
+    assert result.elo > 50 and result.wins > result.losses
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_equal_bots_accept_h0(seed: int) -> None:
+    result = run_match(0.0, seed)
+    assert result.decision == ACCEPT_H0
+    assert result.llr <= result.lower
+
+
+def test_bounds_follow_alpha_and_beta() -> None:
+    result = sprt([], 0, 10, alpha=0.05, beta=0.1)
+    assert result.decision == CONTINUE and result.llr == 0.0 and result.score == 0.5
+    assert result.lower == pytest.approx(math.log(0.1 / 0.95))
+    assert result.upper == pytest.approx(math.log(0.9 / 0.05))
+    with pytest.raises(ValueError):
+        sprt([0.5], 10, 10)
+
+
+def test_all_wins_from_the_start_need_a_few_deal_sets_not_one() -> None:
+    assert sprt([1.0], 0, 20).decision == CONTINUE
+    assert sprt([1.0] * 40, 0, 20).decision == ACCEPT_H1
+
+
+def test_only_complete_deal_sets_count_in_schedule_order() -> None:
+    def game(index: int, deal_set: int, seats: tuple[str, ...],
+             places: tuple[int, ...]) -> GameResult:
+        return GameResult(index, 0, deal_set, index % 2, seats, places, places)
+
+    results = [
+        game(0, 0, ("A", "B"), (1, 2)), game(1, 0, ("B", "A"), (1, 2)),   # A 1 + 0 -> 0.5
+        game(3, 1, ("B", "A"), (2, 1)), game(2, 1, ("A", "B"), (1, 1)),   # A 1 + 0.5 -> 0.75
+        game(4, 2, ("A", "B"), (1, 2)),                                    # incomplete
+    ]
+    assert deal_set_scores(results, "A", "B", 2) == [0.5, 0.75]
+    assert deal_set_scores(results, "B", "A", 2) == [0.5, 0.25]

@@ -1,0 +1,68 @@
+"""Standings: per-bot statistics, crosstable, and the pure table over a list of results."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from craits.tournament.results import GameResult
+from craits.tournament.standings import compute_standings
+from craits.tournament.stats import bot_stats, crosstable
+
+from .synthetic import round_robin, spread_ratings
+
+GAMES = [
+    GameResult(0, 0, 0, 0, ("a", "b", "c"), (-10, 40, 40), (1, 2, 2), (0, 1, 0),
+               (False, False, False)),
+    GameResult(1, 0, 0, 1, ("b", "c", "a"), (5, 300, 20), (1, 3, 2), (0, 3, 0),
+               (False, True, False)),
+]
+
+
+def test_bot_stats_average_points_and_places() -> None:
+    stats = bot_stats(GAMES, ["a", "b", "c"])
+    assert stats["a"].games == 2 and stats["a"].mean_points == 5.0 and stats["a"].mean_place == 1.5
+    assert stats["c"].mean_points == 170.0 and stats["c"].mean_place == 2.5
+    assert (stats["b"].strikes, stats["c"].strikes, stats["c"].forfeits) == (1, 3, 1)
+
+
+def test_crosstable_reads_as_each_bots_pairwise_record() -> None:
+    table = crosstable(GAMES, ["a", "b", "c"])
+    assert (table["a"]["b"].games, table["a"]["b"].score) == (2, 1.0)
+    assert (table["b"]["c"].games, table["b"]["c"].score) == (2, 1.5)
+    assert table["c"]["b"].rate == 0.25
+    for a, row in table.items():
+        for b, record in row.items():
+            assert record.score + table[b][a].score == record.games
+
+
+def test_standings_rank_by_rating_and_ignore_input_order() -> None:
+    truth = spread_ratings(5, 120)
+    results = round_robin(truth, 3, 6, seed=9)
+    bots = list(truth)
+    standings = compute_standings(results, bots, resamples=60)
+    assert [row.bot for row in standings.rows] == bots[::-1]
+    assert [row.rank for row in standings.rows] == [1, 2, 3, 4, 5]
+    assert standings.games == len(results) and standings.deal_sets == 10 * 6
+    top = standings.rows[0]
+    assert top.low < top.rating < top.high and top.games == 6 * 6 * 3
+    assert standings.los["bot4"]["bot0"] > 0.99
+    shuffled = results[:]
+    random.Random(1).shuffle(shuffled)
+    assert compute_standings(shuffled, bots, resamples=60) == standings
+
+
+def test_standings_to_dict_is_json() -> None:
+    standings = compute_standings(GAMES, ["a", "b", "c"], resamples=20)
+    data = json.loads(json.dumps(standings.to_dict()))
+    assert data["rows"][0]["bot"] == "a"
+    assert data["crosstable"]["a"]["b"] == {"games": 2, "score": 1.0}
+    assert set(data["los"]["a"]) == {"b", "c"}
+
+
+def test_results_must_be_well_formed() -> None:
+    with pytest.raises(ValueError, match="align"):
+        GameResult(0, 0, 0, 0, ("a", "b"), (1,), (1, 2))
+    with pytest.raises(ValueError, match="two seats"):
+        GameResult(0, 0, 0, 0, ("a", "a"), (1, 2), (1, 2))
