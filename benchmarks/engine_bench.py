@@ -1,0 +1,268 @@
+"""Engine benchmark: random-legal playouts per preset and player count, and observe()'s cost.
+
+Why these numbers: a tournament plays thousands of games and a search bot simulates millions of
+decisions, so the engine's decisions per second bounds both. Playouts use the same function as
+``craits simulate`` (``craits.simulate.random_playout``), so the policy's own cost (one
+``random.choice`` per decision) is included, as it would be for any caller.
+
+``observe()`` is measured apart because the referee calls it for the seat to act before every
+decision. Two forms are timed: with ``since`` (only the events that seat has not seen yet, what
+a referee streaming events needs) and with the whole history (what a careless caller pays).
+
+Run::
+
+    .venv/bin/python benchmarks/engine_bench.py            # full run (a few minutes)
+    .venv/bin/python benchmarks/engine_bench.py --quick    # smoke run (seconds)
+    .venv/bin/python benchmarks/engine_bench.py --json     # one JSON object on stdout
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from craits.engine import Game, Rules, observe, preset
+from craits.simulate import policy_rng, random_playout
+
+CONFIGS: dict[str, Rules] = {
+    "standard": preset("standard"),
+    "gamerules": preset("gamerules"),
+    "spanish": preset("spanish"),
+    "standard+face_cards": preset("standard").replace(face_cards=True),
+}
+"""The rules configurations measured, by the label shown in the table."""
+
+PLAYER_COUNTS = (2, 3, 4, 5, 6, 10)
+FULL_HISTORY_GAMES_DIVISOR = 20
+"""Whole-history observe() is quadratic in game length, so it runs on fewer games."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoutRow:
+    """Speed of random playouts for one configuration and player count."""
+
+    config: str
+    players: int
+    games: int
+    decisions: int
+    seconds: float
+
+    @property
+    def decisions_per_second(self) -> float:
+        """The headline number."""
+        return self.decisions / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        """What a tournament of random bots would see, without any I/O."""
+        return self.games / self.seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with the derived rates."""
+        return {
+            **asdict(self), "decisions_per_second": round(self.decisions_per_second, 1),
+            "games_per_second": round(self.games_per_second, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ObserveRow:
+    """Cost of ``observe()`` per decision, beside the cost of the decision itself."""
+
+    players: int
+    games: int
+    decisions: int
+    play_us: float
+    """Microseconds per decision for legal_moves + choice + apply."""
+    observe_since_us: float
+    """Microseconds per observe(game, seat, since=events already sent to that seat)."""
+    observe_full_us: float | None
+    """Microseconds per observe(game, seat) with the whole history (fewer games; None: skipped)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {k: round(v, 3) if isinstance(v, float) else v for k, v in asdict(self).items()}
+
+
+def time_playouts(config: str, players: int, games: int, repeat: int) -> PlayoutRow:
+    """Best of ``repeat`` timed runs of ``games`` playouts (seeds 0..games-1)."""
+    rules = CONFIGS[config]
+    best: PlayoutRow | None = None
+    for _ in range(repeat):
+        decisions = 0
+        start = time.perf_counter()
+        for seed in range(games):
+            decisions += random_playout(rules, players, seed).decisions
+        row = PlayoutRow(config, players, games, decisions, time.perf_counter() - start)
+        if best is None or row.seconds < best.seconds:
+            best = row
+    assert best is not None
+    return best
+
+
+def observed_playout(
+    rules: Rules, players: int, seed: int, incremental: bool
+) -> tuple[int, float, float]:
+    """One random game observing the seat to act before each decision.
+
+    Returns (decisions, seconds deciding, seconds observing), timed apart. Legal moves are
+    generated (and cached by the game) before observe() so that its time is observe's own.
+    """
+    game = Game.new(rules, players, seed)
+    choice = policy_rng(seed).choice
+    seen = [0] * players
+    clock = time.perf_counter
+    decisions, playing, observing = 0, 0.0, 0.0
+    while not game.is_over:
+        seat = game.to_act
+        t0 = clock()
+        legal = game.legal_moves()
+        t1 = clock()
+        observe(game, seat, seen[seat]) if incremental else observe(game, seat)
+        t2 = clock()
+        game.apply(choice(legal))
+        t3 = clock()
+        seen[seat] = len(game.events) if incremental else 0
+        decisions += 1
+        playing += (t1 - t0) + (t3 - t2)
+        observing += t2 - t1
+    return decisions, playing, observing
+
+
+def time_observe(players: int, games: int, full_games: int) -> ObserveRow:
+    """observe() per decision: incremental on ``games`` games, whole-history on ``full_games``."""
+    rules = CONFIGS["standard"]
+    decisions, playing, since = 0, 0.0, 0.0
+    for seed in range(games):
+        d, p, o = observed_playout(rules, players, seed, incremental=True)
+        decisions, playing, since = decisions + d, playing + p, since + o
+    full_decisions, full = 0, 0.0
+    for seed in range(full_games):
+        d, _, o = observed_playout(rules, players, seed, incremental=False)
+        full_decisions, full = full_decisions + d, full + o
+    micro = 1e6
+    return ObserveRow(
+        players, games, decisions, micro * playing / decisions, micro * since / decisions,
+        micro * full / full_decisions if full_decisions else None,
+    )
+
+
+def machine() -> dict[str, Any]:
+    """Where the numbers were taken: they mean little without it."""
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "system": f"{platform.system()} {platform.release()} {platform.machine()}",
+        "load_average": load_average(),
+    }
+
+
+def load_average() -> list[float] | None:
+    """1/5/15-minute load when the run started: other work on the machine skews every number."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def cpu_model() -> str:
+    """The CPU's model name where Linux says it, else what ``platform`` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def progress(text: str) -> None:
+    """Tell a human on a terminal what is being measured (stderr, so --json stays clean)."""
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\033[K{text}")
+        sys.stderr.flush()
+
+
+def run(games: int, repeat: int, full_history: bool) -> dict[str, Any]:
+    """Every measurement, as one JSON-ready object."""
+    playouts = []
+    for config in CONFIGS:
+        for players in PLAYER_COUNTS:
+            progress(f"playouts: {config}, {players} players")
+            playouts.append(time_playouts(config, players, games, repeat).to_dict())
+    observes = []
+    for players in PLAYER_COUNTS:
+        progress(f"observe: {players} players")
+        full_games = max(1, games // FULL_HISTORY_GAMES_DIVISOR) if full_history else 0
+        observes.append(time_observe(players, games, full_games).to_dict())
+    progress("")
+    return {"machine": machine(), "games": games, "repeat": repeat,
+            "playouts": playouts, "observe": observes}
+
+
+def table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table with right-aligned columns (readable in a terminal and in docs)."""
+    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+    rule = "|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|"
+    return [line(headers), rule, *(line(r) for r in rows)]
+
+
+def report_lines(result: dict[str, Any]) -> list[str]:
+    """The two tables, as printed and as pasted into docs/benchmarks.md."""
+    m = result["machine"]
+    lines = [f"Python {m['python']} ({m['implementation']}), {m['cores']} cores, {m['cpu']}, "
+             f"load average at start {m['load_average']}",
+             f"{result['games']} games per cell, best of {result['repeat']}", ""]
+    lines += table(
+        ["rules", "players", "games", "decisions", "decisions/game", "decisions/s", "games/s"],
+        [[r["config"], str(r["players"]), str(r["games"]), str(r["decisions"]),
+          f"{r['decisions'] / r['games']:.0f}", f"{r['decisions_per_second']:,.0f}",
+          f"{r['games_per_second']:,.1f}"] for r in result["playouts"]],
+    )
+    lines += ["", "observe() per decision (standard rules), microseconds:", ""]
+    lines += table(
+        ["players", "decision (legal_moves+apply)", "observe(since)", "observe(full history)"],
+        [[str(r["players"]), f"{r['play_us']:.1f}", f"{r['observe_since_us']:.1f}",
+          "n/a" if r["observe_full_us"] is None else f"{r['observe_full_us']:.1f}"]
+         for r in result["observe"]],
+    )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse options, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
+    parser.add_argument("--repeat", type=int, default=1, help="timed runs per cell; best counts")
+    parser.add_argument(
+        "--quick", action="store_true",
+        help="smoke run: 2 games per cell, no whole-history observe() (it is quadratic)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.repeat < 1:
+        parser.error("--games and --repeat must be at least 1")
+    if args.quick:
+        result = run(games=2, repeat=1, full_history=False)
+    else:
+        result = run(args.games, args.repeat, full_history=True)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print("\n".join(report_lines(result)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
