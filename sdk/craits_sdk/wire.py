@@ -1,0 +1,127 @@
+"""Protobuf messages to SDK values and back, for the bot side of the protocol.
+
+``craits.protocol`` holds the per-value conversions (cards, moves, events, rules) and is reused
+here; what it does not have, because the referee never needs it, is the reverse direction for a
+whole request (observation to engine values) and the building of replies. Errors in a malformed
+message surface as ``ValueError`` (``craits.protocol.ReplyError`` is one) so that the session can
+answer something rather than stall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from craits.engine import Event, Move, Phase, Rules, preset
+from craits.protocol import card_from_pb, event_from_pb, move_from_pb, move_to_pb, rules_from_pb
+from craits.v1 import referee_pb2 as pb
+
+from .game import GameInfo, GameResult
+from .view import View
+
+
+def game_from_start(msg: pb.GameStart) -> GameInfo:
+    """A new game's state from its ``GameStart`` (rules that fail to load become ``standard``)."""
+    return GameInfo(
+        game_id=msg.game_id,
+        seat=msg.seat,
+        players=player_names(msg.players),
+        rules=rules_from_start(msg),
+        move_ms=msg.time_control.move_ms,
+        bank_ms=msg.time_control.bank_ms,
+        raw=msg,
+    )
+
+
+def rules_from_start(msg: pb.GameStart) -> Rules:
+    """The game's rules; ``ValueError`` if the message carries none or a malformed set."""
+    if not msg.HasField("rules"):
+        return preset("standard")
+    return rules_from_pb(msg.rules)
+
+
+def player_names(players: Sequence[pb.Player]) -> tuple[str, ...]:
+    """Display names by seat (a seat nobody named gets ``seat N``)."""
+    size = max([len(players), *(p.seat + 1 for p in players)])
+    names = [f"seat {i}" for i in range(size)]
+    for p in players:
+        names[p.seat] = p.name or names[p.seat]
+    return tuple(names)
+
+
+def record_events(game: GameInfo, events: Sequence[pb.Event]) -> tuple[Event, ...]:
+    """Add wire events to the game's history by their log index; return the new ones."""
+    return game.record_indexed((e.index, event_from_pb(e)) for e in events)
+
+
+def view_from_request(req: pb.DecisionRequest, game: GameInfo) -> View:
+    """The view of a decision request, with its events added to the game's history."""
+    obs = req.observation
+    new = record_events(game, obs.events)
+    return View(
+        game=game,
+        decision_id=req.decision_id,
+        seat=obs.seat,
+        players=obs.players,
+        hand_number=obs.hand_number,
+        hands_in_game=obs.hands_in_game,
+        deal_size=obs.deal_size,
+        dealer=obs.dealer,
+        direction=obs.direction,
+        phase=Phase(obs.phase),
+        to_act=obs.to_act,
+        hand=tuple(card_from_pb(c) for c in obs.hand),
+        hand_sizes=tuple(obs.hand_sizes),
+        stock_size=obs.stock_size,
+        discard_size=obs.discard_size,
+        top_card=card_from_pb(obs.top_card),
+        active_suit=obs.active_suit - 1,
+        count=obs.count,
+        jack_penalty=obs.jack_penalty,
+        king_left=obs.king_left,
+        forfeits=tuple(obs.forfeits),
+        totals=tuple(obs.totals),
+        pressure_counts=tuple(obs.pressure_counts),
+        legal_moves=tuple(move_from_pb(m) for m in req.legal_moves),
+        new_events=new,
+        history_len=len(game.history),
+        move_ms=req.move_ms,
+        bank_ms=req.bank_ms,
+        raw=req,
+    )
+
+
+def result_from_end(msg: pb.GameEnd, game: GameInfo) -> GameResult:
+    """The result of a finished game, with its last events added to the history."""
+    record_events(game, msg.events)
+    return GameResult(
+        game_id=msg.game_id,
+        seat=game.seat,
+        totals=tuple(msg.totals),
+        places=tuple(msg.places),
+        strikes=tuple(msg.strikes),
+        forfeited=tuple(msg.forfeited),
+        events=tuple(game.history),
+        raw=msg,
+    )
+
+
+def move_reply(game_id: str, decision_id: int, move: Move, legal: Sequence[Move]) -> pb.BotMessage:
+    """The answer naming ``move``: by index when it is listed (cheapest, unambiguous), else whole.
+
+    A move the list does not hold is still sent as the bot chose it: the referee, not the SDK,
+    decides legality and explains a refusal (a missing "one card" announcement, for one, is legal
+    but penalised).
+    """
+    reply = pb.MoveReply(game_id=game_id, decision_id=decision_id)
+    if move in legal:
+        reply.legal_index = legal.index(move)
+    else:
+        reply.move.CopyFrom(move_to_pb(move))
+    return pb.BotMessage(move=reply)
+
+
+def index_reply(game_id: str, decision_id: int, index: int = 0) -> pb.BotMessage:
+    """The answer naming the move at ``index`` of the request's list (the last-resort answer)."""
+    return pb.BotMessage(
+        move=pb.MoveReply(game_id=game_id, decision_id=decision_id, legal_index=index)
+    )
