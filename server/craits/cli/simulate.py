@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "simulate", help="play random-legal games in process and summarise them",
         description="Play random-legal games in process (game i uses seed S+i) and print a "
-        "summary: speed, mean score per seat, hands ended by the safety cap.",
+        "summary: speed, mean score per seat, hands ended by the safety cap. Speeds count the "
+        "time spent playing only; writing --record is in the wall-clock seconds.",
     )
     parser.add_argument("--players", type=int, default=4, metavar="N", help="2 to 10 (default 4)")
     parser.add_argument("--games", type=int, default=100, metavar="G", help="default 100")
