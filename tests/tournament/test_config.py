@@ -183,3 +183,10 @@ def test_bundled_names_are_checked_when_known() -> None:
 def test_scheduled_games_counts_meetings_seatings_and_deal_sets() -> None:
     c = parse_config("deal_sets = 3\n" + THREE_BOTS)
     assert scheduled_games(c) == 1 * 3 * 3
+
+
+def test_the_documented_example_is_valid() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "tournaments.md").read_text()
+    example = doc.split("### Example\n\n```toml\n")[1].split("```")[0]
+    config = parse_config(example, bundled_names={"random", "greedy"})
+    assert scheduled_games(config) == 48
