@@ -8,6 +8,7 @@ import pytest
 from craits.engine import preset
 from craits.tournament.config import (
     ConfigError,
+    SprtSettings,
     TournamentConfig,
     config_from_dict,
     default_config,
@@ -118,6 +119,10 @@ def test_match_mode_takes_sprt_settings() -> None:
     c = parse_config('mode = "match"\ntable_size = 2\ndeal_sets = 500\n[sprt]\nelo1 = 30\n'
                      '[[bots]]\nname = "a"\n[[bots]]\nname = "b"\n')
     assert c.sprt is not None and (c.sprt.elo0, c.sprt.elo1) == (0.0, 30.0)
+    plain = parse_config('mode = "match"\ntable_size = 2\n[[bots]]\nname = "a"\n'
+                         '[[bots]]\nname = "b"\n')
+    assert plain.sprt == SprtSettings()
+    assert config_from_dict(plain.to_dict()) == plain
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ The format, key by key, is in ``docs/tournaments.md``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import shlex
@@ -101,6 +102,7 @@ class TournamentConfig:
     time: TimeControl = field(default_factory=TimeControl)
     failure: FailurePolicy = field(default_factory=FailurePolicy)
     sprt: SprtSettings | None = None
+    """The stopping rule; set (to the defaults if the file has no ``[sprt]``) iff mode is match."""
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -130,7 +132,7 @@ class TournamentConfig:
         return out
 
 
-_D: Final = TournamentConfig(bots=())
+_DEFAULTS: Final = TournamentConfig(bots=())
 """The defaults of every key (``bots`` has none)."""
 _SPRT: Final = SprtSettings()
 
@@ -174,7 +176,7 @@ def default_config(
 
     The table size is 3, or the number of bots when there are fewer.
     """
-    size = max(MIN_TABLE, min(_D.table_size, len(bot_names)))
+    size = max(MIN_TABLE, min(_DEFAULTS.table_size, len(bot_names)))
     data = {"table_size": size, "bots": [{"name": n} for n in bot_names]}
     return config_from_dict(data, bundled_names)
 
@@ -183,19 +185,19 @@ def config_from_dict(
     data: Mapping[str, Any], bundled_names: Collection[str] | None = None
 ) -> TournamentConfig:
     """Validate a parsed mapping (TOML or the stored JSON form) into a ``TournamentConfig``."""
-    top = _Table(data, "")
+    top, d = _Table(data, ""), _DEFAULTS
     bots = _read_bots(top, bundled_names)
     config = TournamentConfig(
         bots=bots,
-        name=top.text("name", _D.name, nonempty=True),
-        seed=top.integer("seed", _D.seed, -(2**63), 2**63 - 1),
-        mode=top.choice("mode", _D.mode, MODES),
-        gauntlet=top.text("gauntlet", _D.gauntlet),
-        table_size=top.integer("table_size", _D.table_size, MIN_TABLE, MAX_TABLE),
-        deal_sets=top.integer("deal_sets", _D.deal_sets, 1, MAX_GAMES),
-        seatings=top.choice("seatings", _D.seatings, SEATINGS),
-        concurrency=top.integer("concurrency", _D.concurrency, 1, 10_000),
-        max_tables_per_bot=top.integer("max_tables_per_bot", _D.max_tables_per_bot, 1, 10_000),
+        name=top.text("name", d.name, nonempty=True),
+        seed=top.integer("seed", d.seed, -(2**63), 2**63 - 1),
+        mode=top.choice("mode", d.mode, MODES),
+        gauntlet=top.text("gauntlet", d.gauntlet),
+        table_size=top.integer("table_size", d.table_size, MIN_TABLE, MAX_TABLE),
+        deal_sets=top.integer("deal_sets", d.deal_sets, 1, MAX_GAMES),
+        seatings=top.choice("seatings", d.seatings, SEATINGS),
+        concurrency=top.integer("concurrency", d.concurrency, 1, 10_000),
+        max_tables_per_bot=top.integer("max_tables_per_bot", d.max_tables_per_bot, 1, 10_000),
         rules=_read_rules(top),
         time=_read_time(top),
         failure=_read_failure(top),
@@ -203,13 +205,15 @@ def config_from_dict(
     )
     top.finish()
     _check_consistency(config)
+    if config.mode == "match" and config.sprt is None:
+        config = dataclasses.replace(config, sprt=_SPRT)
     return config
 
 
 # --------------------------------------------------------------------------- sections
 def _read_bots(top: _Table, bundled_names: Collection[str] | None) -> tuple[BotSpec, ...]:
     entries = top.array_of_tables("bots")
-    if not entries:
+    if len(entries) < 2:
         raise ConfigError("bots: at least two bots are needed (add [[bots]] entries)")
     bots = tuple(_read_bot(entry, bundled_names) for entry in entries)
     seen: set[str] = set()
@@ -273,8 +277,8 @@ def _read_rules(top: _Table) -> Rules:
 def _read_time(top: _Table) -> TimeControl:
     table = top.table("time")
     value = TimeControl(
-        move_ms=table.integer("move_ms", _D.time.move_ms, 1, 3_600_000),
-        bank_ms=table.integer("bank_ms", _D.time.bank_ms, 0, 86_400_000),
+        move_ms=table.integer("move_ms", _DEFAULTS.time.move_ms, 1, 3_600_000),
+        bank_ms=table.integer("bank_ms", _DEFAULTS.time.bank_ms, 0, 86_400_000),
     )
     table.finish()
     return value
@@ -283,9 +287,9 @@ def _read_time(top: _Table) -> TimeControl:
 def _read_failure(top: _Table) -> FailurePolicy:
     table = top.table("failure")
     value = FailurePolicy(
-        max_retries=table.integer("max_retries", _D.failure.max_retries, 0, 1_000_000),
-        max_strikes=table.integer("max_strikes", _D.failure.max_strikes, 1, 1_000_000),
-        grace_ms=table.integer("grace_ms", _D.failure.grace_ms, 0, 3_600_000),
+        max_retries=table.integer("max_retries", _DEFAULTS.failure.max_retries, 0, 1_000_000),
+        max_strikes=table.integer("max_strikes", _DEFAULTS.failure.max_strikes, 1, 1_000_000),
+        grace_ms=table.integer("grace_ms", _DEFAULTS.failure.grace_ms, 0, 3_600_000),
     )
     table.finish()
     return value
@@ -311,8 +315,6 @@ def _read_sprt(top: _Table) -> SprtSettings | None:
 def _check_consistency(c: TournamentConfig) -> None:
     """Rules that tie several keys together; each error names the key to change."""
     n = len(c.bots)
-    if n < 2:
-        raise ConfigError("bots: at least two bots are needed")
     if c.table_size > n:
         raise ConfigError(f"table_size: {c.table_size} seats need at least {c.table_size} bots, "
                           f"there are {n}")
@@ -346,11 +348,6 @@ def scheduled_games(c: TournamentConfig) -> int:
     meetings = math.comb(n - 1, k - 1) if c.mode == "gauntlet" else math.comb(n, k)
     seatings = math.factorial(k) if c.seatings == "all" else k
     return meetings * seatings * c.deal_sets
-
-
-def effective_sprt(c: TournamentConfig) -> SprtSettings:
-    """The SPRT settings of a match (the defaults when the file has no ``[sprt]`` table)."""
-    return c.sprt if c.sprt is not None else _SPRT
 
 
 # --------------------------------------------------------------------------- the reader
