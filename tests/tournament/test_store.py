@@ -6,6 +6,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,6 +103,8 @@ def test_recording_the_same_job_twice_stores_it_once(store: Store, tmp_path: Pat
     db = tmp_path / "arena.sqlite"
     assert count(db, "SELECT COUNT(*) FROM games") == 1
     assert count(db, "SELECT COUNT(*) FROM events") == len(finished.log)
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT rules, seed FROM games").fetchone() == (job.rules_json, job.seed)
     assert store.tournament(tid).jobs["done"] == 1
     log = store.game_log(tid, job.game_index)
     assert log == list(finished.log)
@@ -197,3 +200,22 @@ def test_kill_9_mid_recording_then_resume_gives_the_uninterrupted_standings(
         assert resumed.standings("t1", resamples=50) == expected
         assert expected == compute_standings(expected_results, config.bot_names, resamples=50,
                                              seed=config.seed)
+
+
+def test_threads_share_the_store_without_claiming_a_job_twice(store: Store) -> None:
+    tid = store.create_tournament(small_config(deal_sets=5), "t1")
+    claimed: list[int] = []
+
+    def worker() -> None:
+        while (job := store.claim_next(tid)) is not None:
+            claimed.append(job.game_index)
+            store.record_game(FinishedGame(tid, job.game_index, (0, 0), (1, 1), (0, 0),
+                                           (False, False), 0.0, 0.0))
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(claimed) == list(range(30))
+    assert store.tournament(tid).jobs["done"] == 30

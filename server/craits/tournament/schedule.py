@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from craits.engine import Rules
 from craits.referee.policy import FailurePolicy, TimeControl
 
 from .config import BotSpec, TournamentConfig, bot_from_dict, section_dict
@@ -68,7 +70,7 @@ class Job:
             "rotation": self.rotation,
             "seats": list(self.seats),
             "seed": self.seed,
-            "rules": self.rules_json,
+            "rules": json.loads(self.rules_json),
             "launch": [b.to_dict() for b in self.launch],
             "time": section_dict(self.time),
             "failure": section_dict(self.failure),
@@ -86,7 +88,7 @@ class Job:
             rotation=data["rotation"],
             seats=tuple(data["seats"]),
             seed=data["seed"],
-            rules_json=data["rules"],
+            rules_json=Rules.from_dict(data["rules"]).to_json(),
             launch=tuple(bot_from_dict(b) for b in data["launch"]),
             time=TimeControl(**data["time"]),
             failure=FailurePolicy(**data["failure"]),

@@ -125,10 +125,11 @@ class Store:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def _migrate(self) -> None:
         version = self.pragma("user_version")
@@ -271,7 +272,9 @@ class Store:
         """Store a finished game with its whole log, atomically; False if it was already stored.
 
         The job may be pending, running or skipped (a game that was under way when a match
-        stopped still counts); a job already ``done`` keeps its first result.
+        stopped still counts); a job already ``done`` keeps its first result. The check and the
+        write share one ``BEGIN IMMEDIATE`` transaction, so two recorders cannot both pass it;
+        ``games.job_id UNIQUE`` stands behind it all the same.
         """
         with self._transaction() as db:
             job = db.execute(
@@ -285,15 +288,12 @@ class Store:
             _check_shape(game, len(json.loads(job["seats"])))
             cursor = db.execute(
                 "INSERT INTO games (job_id, seed, rules, seats, totals, places, strikes,"
-                " forfeited, outcome, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (job_id) DO NOTHING",
-                (job["id"], job["seed"], json.loads(job["spec"])["rules"], job["seats"],
+                " forfeited, outcome, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (job["id"], job["seed"], _json(json.loads(job["spec"])["rules"]), job["seats"],
                  _json(game.totals), _json(game.places), _json(game.strikes),
                  _json(game.forfeited), _json(dict(game.outcome)), _iso(game.started),
                  _iso(game.finished)),
             )
-            if cursor.rowcount == 0:
-                return False
             db.executemany(
                 "INSERT INTO events (game_id, idx, kind, seat, elapsed_ms, data)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
