@@ -1,14 +1,20 @@
 """Tournaments: configuration, schedule, ratings and statistics, and the durable store.
 
-Layering inside the package (each module imports only those before it)::
+Layering inside the package (each module imports only those above it)::
 
-    config    the validated TOML configuration (what to play)
-    schedule  the deterministic list of self-contained game jobs (how to play it)
-    results   what one finished game contributes to the standings
-    elo, bradley_terry, bootstrap, sprt, stats   the statistics, pure functions
-    standings everything a results table shows, pure over a list of results
-    store     SQLite persistence: tournaments, jobs, games, event logs
+    config         the validated TOML configuration (what to play)
+    schedule       the deterministic list of self-contained game jobs (how to play it)
+    results        what one finished game contributes to the standings
+    elo            online multiplayer Elo (live)
+    bradley_terry  final ratings by maximum likelihood
+    bootstrap      intervals and likelihood of superiority, resampling whole deal sets
+    sprt           the stopping rule of A-vs-B matches
+    stats          mean points, places, crosstable
+    standings      everything a results table shows, pure over a list of results
+    records        what the runner hands to the store when a game ends
+    schema, store  SQLite persistence: tournaments, jobs, games, event logs
 
-Nothing here plays a game: the runner (next to the referee) claims jobs from the store, plays them
-and records them; ``standings`` turns stored results into ratings.
+Nothing here plays a game: the runner claims jobs from the store, plays them with the referee and
+records them; ``standings`` turns stored results into ratings. See ``docs/tournaments.md`` and
+``docs/ratings.md``.
 """

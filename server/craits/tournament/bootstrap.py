@@ -61,6 +61,8 @@ def bootstrap_ratings(
     anchor: str | None = None,
 ) -> BootstrapRatings:
     """Ratings with ``confidence`` intervals from ``resamples`` deal-set resamples (seeded)."""
+    if not 0.0 < confidence < 1.0 or resamples < 0:
+        raise ValueError("confidence must be between 0 and 1, resamples at least 0")
     index = {bot: i for i, bot in enumerate(bots)}
     anchor_index = index[anchor] if anchor is not None else None
     units = deal_set_units(results, index)
