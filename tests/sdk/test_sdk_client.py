@@ -1,0 +1,284 @@
+"""The SDK against a fake referee over real gRPC: handshake, multiplexing, retries, failures."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+
+import pytest
+from craits.engine import Event, Game, Move
+from craits.protocol import events_to_pb
+from craits.v1 import referee_pb2 as pb
+from craits_sdk import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    Bot,
+    GameInfo,
+    GameResult,
+    Options,
+    View,
+    serve,
+)
+
+from .fake_referee import (
+    Conn,
+    decision,
+    error,
+    free_port,
+    game_start,
+    new_game,
+    rejected,
+    run_bot,
+    shutdown,
+    welcome,
+)
+
+
+class RecordingBot(Bot):
+    """Answers with ``choose(view)`` (default: the first legal move) and records everything."""
+
+    name = "recorder"
+
+    def __init__(self, choose: Callable[[View], object] | None = None) -> None:
+        self.choose = choose or (lambda view: view.legal_moves[0])
+        self.views: list[View] = []
+        self.started: list[GameInfo] = []
+        self.updates: list[tuple[str, Sequence[Event]]] = []
+        self.ended: list[GameResult] = []
+
+    def decide(self, view: View) -> Move:
+        self.views.append(view)
+        return self.choose(view)  # type: ignore[return-value]
+
+    def on_game_start(self, game: GameInfo) -> None:
+        self.started.append(game)
+
+    def on_update(self, game_id: str, events: Sequence[Event]) -> None:
+        self.updates.append((game_id, events))
+
+    def on_game_end(self, result: GameResult) -> None:
+        self.ended.append(result)
+
+
+def test_handshake_sends_version_token_and_name_and_shutdown_exits_zero() -> None:
+    hellos: list[pb.Hello] = []
+
+    async def script(conn: Conn) -> None:
+        hellos.append(await conn.handshake())
+        await conn.send(shutdown())
+
+    status, referee = asyncio.run(run_bot(RecordingBot(), [script]))
+    assert status == EXIT_OK
+    assert referee.connections == 1
+    assert hellos[0].protocol_version == pb.PROTOCOL_VERSION_1
+    assert hellos[0].token == "secret"
+    assert hellos[0].client == "recorder"
+
+
+def test_two_games_in_one_packet_are_answered_in_one_packet() -> None:
+    game_a, game_b = new_game(seed=1), new_game(seed=2, players=4)
+    replies: list[pb.MoveReply] = []
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(
+            game_start("a", game_a, game_a.to_act),
+            game_start("b", game_b, game_b.to_act),
+            decision("a", 11, game_a),
+            decision("b", 22, game_b),
+        )
+        replies.extend(await conn.recv_moves())
+        await conn.send(shutdown())
+
+    bot = RecordingBot(lambda view: view.legal_moves[-1])
+    status, _ = asyncio.run(run_bot(bot, [script]))
+    assert status == EXIT_OK
+    assert [(r.game_id, r.decision_id) for r in replies] == [("a", 11), ("b", 22)]
+    assert [r.legal_index for r in replies] == [
+        len(game_a.legal_moves()) - 1,
+        len(game_b.legal_moves()) - 1,
+    ]
+    assert [g.game_id for g in bot.started] == ["a", "b"]
+    assert bot.started[1].players == ("bot0", "bot1", "bot2", "bot3")
+    view_a, view_b = bot.views
+    assert (view_a.game_id, view_b.game_id) == ("a", "b")
+    assert view_b.hand == tuple(sorted(game_b.hands[game_b.to_act]))
+    assert view_b.legal_moves == tuple(game_b.legal_moves())
+    assert view_b.events == tuple(e.seen_by(game_b.to_act) for e in game_b.events)
+
+
+def test_rejected_move_is_retried_with_the_reason_in_the_view() -> None:
+    game = new_game()
+    replies: list[pb.MoveReply] = []
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(game_start("g", game, game.to_act), decision("g", 1, game))
+        replies.extend(await conn.recv_moves())
+        await conn.send(rejected("g", 1, 2, "not today"))
+        replies.extend(await conn.recv_moves())
+        await conn.send(shutdown())
+
+    def choose(view: View) -> object:
+        return "play 7H" if view.rejection is None else view.legal_moves[0]
+
+    bot = RecordingBot(choose)
+    status, _ = asyncio.run(run_bot(bot, [script]))
+    assert status == EXIT_OK
+    first, second = replies
+    assert first.WhichOneof("choice") in ("move", "legal_index")
+    assert second.legal_index == 0 and second.decision_id == 1
+    rejection = bot.views[1].rejection
+    assert rejection is not None and rejection.reason == "not today"
+    assert rejection.retries_left == 2 and rejection.move == Move.parse("play 7H")
+
+
+def test_repeating_a_rejected_move_sends_another_legal_move() -> None:
+    game = new_game(seed=3)
+    while len(game.legal_moves()) < 2:
+        game.apply(game.legal_moves()[0])
+    replies: list[pb.MoveReply] = []
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(game_start("g", game, game.to_act), decision("g", 5, game))
+        replies.extend(await conn.recv_moves())
+        await conn.send(rejected("g", 5, 1, "no"))
+        replies.extend(await conn.recv_moves())
+        await conn.send(rejected("g", 5, 0, "no again"), shutdown())
+
+    status, referee = asyncio.run(run_bot(RecordingBot(), [script]))
+    assert status == EXIT_OK
+    assert [r.legal_index for r in replies] == [0, 1]
+    assert len(referee.received) == 3  # hello + two answers; nothing after retries_left == 0
+
+
+def test_exception_in_decide_answers_the_first_legal_move(caplog: pytest.LogCaptureFixture) -> None:
+    game = new_game(seed=4)
+    replies: list[pb.MoveReply] = []
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(game_start("g", game, game.to_act), decision("g", 9, game))
+        replies.extend(await conn.recv_moves())
+        await conn.send(shutdown())
+
+    def explode(view: View) -> object:
+        raise RuntimeError("bug in the bot")
+
+    with caplog.at_level(logging.ERROR, logger="craits_sdk"):
+        status, _ = asyncio.run(run_bot(RecordingBot(explode), [script]))
+    assert status == EXIT_OK
+    assert replies[0].legal_index == 0 and replies[0].decision_id == 9
+    assert "bug in the bot" in caplog.text and "Traceback" in caplog.text
+
+
+def test_unusable_return_value_answers_the_first_legal_move() -> None:
+    game = new_game(seed=5)
+    replies: list[pb.MoveReply] = []
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(game_start("g", game, game.to_act), decision("g", 1, game))
+        replies.extend(await conn.recv_moves())
+        await conn.send(shutdown())
+
+    status, _ = asyncio.run(run_bot(RecordingBot(lambda view: None), [script]))
+    assert status == EXIT_OK
+    assert replies[0].legal_index == 0
+
+
+def test_reconnects_after_a_drop_and_resumes_the_game() -> None:
+    game = new_game(seed=6)
+    replies: list[pb.MoveReply] = []
+
+    async def first(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(game_start("g", game, game.to_act), decision("g", 1, game))
+        await conn.recv_moves()
+        await conn.drop()
+
+    async def second(conn: Conn) -> None:
+        hello = await conn.expect_hello()
+        assert hello.token == "secret"
+        # the referee re-sends the game and the pending decision, then moves on
+        await conn.send(welcome(), game_start("g", game, game.to_act), decision("g", 1, game))
+        replies.extend(await conn.recv_moves())
+        seen = len(game.events)
+        game.apply(game.legal_moves()[replies[0].legal_index])
+        while game.to_act != bot.started[0].seat:
+            game.apply(game.legal_moves()[0])
+        await conn.send(decision("g", 2, game, since=seen))
+        replies.extend(await conn.recv_moves())
+        await conn.send(shutdown())
+
+    bot = RecordingBot()
+    status, referee = asyncio.run(run_bot(bot, [first, second]))
+    assert status == EXIT_OK
+    assert referee.connections == 2
+    assert [r.decision_id for r in replies] == [1, 2]
+    assert len(bot.started) == 1, "a resumed game is not started twice"
+    assert len(bot.views) == 2, "a re-sent decision is answered from memory"
+    seat = bot.started[0].seat
+    assert bot.views[-1].events == tuple(e.seen_by(seat) for e in game.events)
+    assert bot.started[0].missing_events == 0
+
+
+def test_updates_and_game_end_reach_the_hooks_with_the_whole_history() -> None:
+    game = new_game(seed=7)
+    seat = game.to_act
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(game_start("g", game, seat), decision("g", 1, game))
+        await conn.recv_moves()
+        seen = len(game.events)
+        while not game.is_over:
+            game.apply(game.legal_moves()[0])
+        half = (seen + len(game.events)) // 2
+        update = pb.GameUpdate(game_id="g")
+        end = pb.GameEnd(game_id="g", totals=[1, 2, 3], places=[1, 2, 3])
+        update.events.extend(_events_pb(game, seat, seen, half))
+        end.events.extend(_events_pb(game, seat, half - 3, len(game.events)))  # overlap on purpose
+        await conn.send(pb.RefereeMessage(update=update), pb.RefereeMessage(game_end=end))
+        await conn.send(shutdown())
+
+    bot = RecordingBot()
+    status, _ = asyncio.run(run_bot(bot, [script]))
+    assert status == EXIT_OK
+    assert [g for g, _ in bot.updates] == ["g"]
+    (result,) = bot.ended
+    assert result.places == (1, 2, 3) and result.place == 1 + seat
+    assert result.events == tuple(e.seen_by(seat) for e in game.events)
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        (pb.ERROR_CODE_BAD_TOKEN, EXIT_REFUSED),
+        (pb.ERROR_CODE_UNSUPPORTED_VERSION, EXIT_REFUSED),
+        (pb.ERROR_CODE_PROTOCOL, EXIT_FAILURE),
+    ],
+)
+def test_fatal_error_exits_with_its_status(code: int, expected: int) -> None:
+    async def script(conn: Conn) -> None:
+        await conn.expect_hello()
+        await conn.send(error(code, "unknown token 'secret'"))
+
+    status, referee = asyncio.run(run_bot(RecordingBot(), [script]))
+    assert status == expected
+    assert referee.connections == 1, "a refused bot does not dial again"
+
+
+def test_gives_up_when_the_referee_is_gone() -> None:
+    options = Options(f"127.0.0.1:{free_port()}", "secret", attempts=2, backoff_s=0.01)
+    status = asyncio.run(asyncio.wait_for(serve(RecordingBot(), options), 30))
+    assert status == EXIT_UNREACHABLE
+
+
+def _events_pb(game: Game, seat: int, start: int, stop: int) -> list[pb.Event]:
+    """Wire events ``start:stop`` of the game's log as ``seat`` sees them."""
+    return events_to_pb([e.seen_by(seat) for e in game.events[start:stop]], start)
