@@ -16,7 +16,9 @@ from craits.v1 import referee_pb2 as pb
 
 PROTOCOL_VERSION: Final = pb.PROTOCOL_VERSION_1
 
-_CARD_PB: Final = tuple(pb.Card(rank=c.rank, suit=c.suit + 1) for c in CARDS)
+_CARD_PB: Final = tuple(
+    pb.Card(rank=pb.Rank.ValueType(c.rank), suit=pb.Suit.ValueType(c.suit + 1)) for c in CARDS
+)
 _KIND_TO_PB: Final = {
     MoveKind.PLAY: pb.MOVE_KIND_PLAY,
     MoveKind.DRAW: pb.MOVE_KIND_DRAW,
@@ -47,7 +49,7 @@ def move_to_pb(move: Move) -> pb.Move:
     return pb.Move(
         kind=_KIND_TO_PB[move.kind],
         card=_CARD_PB[move.card] if move.card >= 0 else None,
-        suit=move.suit + 1,
+        suit=pb.Suit.ValueType(move.suit + 1),
         one_card=move.one_card,
         text=str(move),
     )
@@ -156,14 +158,14 @@ def observation_to_pb(obs: Observation) -> pb.Observation:
         deal_size=obs.deal_size,
         dealer=obs.dealer,
         direction=obs.direction,
-        phase=int(obs.phase),
+        phase=pb.Phase.ValueType(int(obs.phase)),
         to_act=obs.to_act,
         hand=[_CARD_PB[c] for c in obs.hand],
         hand_sizes=obs.hand_sizes,
         stock_size=obs.stock_size,
         discard_size=obs.discard_size,
         top_card=_CARD_PB[obs.top_card],
-        active_suit=obs.active_suit + 1,
+        active_suit=pb.Suit.ValueType(obs.active_suit + 1),
         count=obs.count,
         jack_penalty=obs.jack_penalty,
         king_left=obs.king_left,

@@ -1,4 +1,4 @@
-"""The pure Craits rules engine: no I/O, no threads, deterministic from (rules, players, seed, moves).
+"""The pure Craits rules engine: no I/O; deterministic from (rules, players, seed, moves).
 
 Typical use::
 
@@ -19,11 +19,32 @@ from .observation import Observation, observe
 from .record import GameRecord, replay
 from .rules import PRESETS, Rules, RulesError, preset, rules_from_settings
 from .scoring import hand_score, places
-from .state import IllegalMove, Game, Outcome
+from .state import Game, IllegalMove, Outcome
 
 __all__ = [
-    "CARDS", "Card", "CardError", "Event", "Game", "GameRecord", "IllegalMove", "Move",
-    "MoveError", "MoveKind", "Observation", "Outcome", "PRESETS", "Phase", "Rules", "RulesError",
-    "format_cards", "hand_score", "observe", "parse_cards", "parse_suit", "places", "preset",
-    "replay", "rules_from_settings",
+    "CARDS",
+    "PRESETS",
+    "Card",
+    "CardError",
+    "Event",
+    "Game",
+    "GameRecord",
+    "IllegalMove",
+    "Move",
+    "MoveError",
+    "MoveKind",
+    "Observation",
+    "Outcome",
+    "Phase",
+    "Rules",
+    "RulesError",
+    "format_cards",
+    "hand_score",
+    "observe",
+    "parse_cards",
+    "parse_suit",
+    "places",
+    "preset",
+    "replay",
+    "rules_from_settings",
 ]

@@ -63,7 +63,9 @@ class Card(int):
         """Parse ``10H``, ``qs``, ``AD``, ``8C`` (case-insensitive; ``T`` is accepted for 10)."""
         t = text.strip().upper()
         if len(t) < 2 or t[-1] not in SUIT_LETTERS:
-            raise CardError(f"bad card {text!r}: expected a rank (A,2-10,J,Q,K) then a suit (C,D,H,S)")
+            raise CardError(
+                f"bad card {text!r}: expected a rank (A,2-10,J,Q,K) then a suit (C,D,H,S)"
+            )
         rank_text = "10" if t[:-1] == "T" else t[:-1]
         if rank_text not in RANK_NAMES[1:]:
             raise CardError(f"bad card {text!r}: unknown rank {t[:-1]!r} (use A,2-10,J,Q,K)")

@@ -17,7 +17,7 @@ Field meanings per kind (``value`` / ``aux`` are small integers, ``detail`` a sh
 | upturn | dealer | the card | | | |
 | play | player | the card | 1 if announced | suit chosen (-1 none) | |
 | choose_suit | dealer | | | suit | |
-| draw | drawer | cards (private) | how many | | why: unable, count, five, seven, jack, queen, penalty |
+| draw | drawer | cards (private) | how many | | why (see below) |
 | count | | | count after the play | | |
 | count_end | the drawer | | final count | | |
 | skip | skipped seat | | | | four, queen, jack, forfeit |
@@ -31,6 +31,8 @@ Field meanings per kind (``value`` / ``aux`` are small integers, ``detail`` a sh
 | hand_end | | | hand number | | out, pressure, cap |
 | game_end | | | hands played | | |
 | final | seat | | total score | place | |
+
+A draw's ``detail`` says why: unable, count, five, seven, jack, queen or penalty.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class Event(NamedTuple):
             out["cards"] = [str(CARDS[c]) for c in self.cards]
         if self.value:
             out["value"] = self.value
-        if self.aux >= 0:
+        if self.aux != -1:
             out["suit" if self.kind in _SUIT_AUX else "aux"] = (
                 SUIT_LETTERS[self.aux] if self.kind in _SUIT_AUX else self.aux
             )

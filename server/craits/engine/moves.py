@@ -87,7 +87,9 @@ class Move(NamedTuple):
             one_card = True
             words = words[:-1]
         if not words:
-            raise MoveError(f"empty move {text!r}: expected 'play CARD [suit=S] [one-card]' or 'draw'")
+            raise MoveError(
+                f"empty move {text!r}: expected 'play CARD [suit=S] [one-card]' or 'draw'"
+            )
         try:
             return _PARSERS[words[0]](words[1:], one_card)
         except KeyError:

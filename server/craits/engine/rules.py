@@ -37,7 +37,7 @@ class Rules:
     three_cancels_eight: bool = False
     """A three may cancel an eight (G and a W variation); otherwise eights are never cancelled."""
     face_cards: bool = False
-    """Face-card functions from E: J makes the next player draw 2 (chains), QS draw 5, K plays 3 more."""
+    """Face-card functions (E): J: next draws 2 (jacks chain), QS: next draws 5, K: 3 more cards."""
     short_game: bool = False
     """Play only the first 8 hands (8 cards down to 1)."""
     remove_kings_queens: bool = False
@@ -53,7 +53,7 @@ class Rules:
     count_out_continues: bool = False
     """If the player who went out during the count must draw at its end, the hand goes on."""
     max_turns_per_hand: int = 2000
-    """Safety cap: a hand that reaches this many decisions ends at once and is scored as it stands."""
+    """Safety cap: a hand reaching this many decisions ends at once and is scored as it stands."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -464,7 +464,7 @@ class Game:
         scores = tuple(
             hand_score(h, rules) if h else rules.going_out_points for h in self.hands
         )
-        for seat, (cards, score) in enumerate(zip(self.hands, scores)):
+        for seat, (cards, score) in enumerate(zip(self.hands, scores, strict=True)):
             self.totals[seat] += score
             self.events.append(Event("hand_score", seat, tuple(cards), score, self.totals[seat]))
         self.events.append(Event("hand_end", -1, (), self.hand_index + 1, -1, reason))
@@ -544,10 +544,16 @@ class Game:
             )
         if self.phase is Phase.CHOOSE_SUIT:
             if move.kind is not MoveKind.CHOOSE_SUIT:
-                return IllegalMove(move, "upturned card", "the dealer must first name a suit, e.g. 'suit H'")
-            return IllegalMove(move, "nine", "after an upturned 9 only its suit or the other suit of its colour")
+                return IllegalMove(
+                    move, "upturned card", "the dealer must first name a suit, e.g. 'suit H'"
+                )
+            return IllegalMove(
+                move, "nine", "after an upturned 9 only its suit or the other suit of its colour"
+            )
         if move.kind is MoveKind.CHOOSE_SUIT:
-            return IllegalMove(move, "upturned card", "'suit' is only for the dealer's upturned 8 or 9")
+            return IllegalMove(
+                move, "upturned card", "'suit' is only for the dealer's upturned 8 or 9"
+            )
         if move.kind is MoveKind.DRAW:
             return IllegalMove(
                 move, "a turn", "you can play, and drawing while able to play is not allowed "
@@ -560,9 +566,13 @@ class Game:
         if card not in self.hands[seat]:
             return IllegalMove(move, "a turn", f"{card} is not in your hand")
         if self.phase is Phase.COUNT:
-            return IllegalMove(move, "the count", f"during the count (now {self.count}) only an A or a 2")
+            return IllegalMove(
+                move, "the count", f"during the count (now {self.count}) only an A or a 2"
+            )
         if self.phase is Phase.JACKS:
-            return IllegalMove(move, "jack", f"jacks are pending ({self.jack_penalty} cards): play a J or draw")
+            return IllegalMove(
+                move, "jack", f"jacks are pending ({self.jack_penalty} cards): play a J or draw"
+            )
         if card.rank == 8 and move.suit < 0:
             return IllegalMove(move, "eight", "an 8 must name a suit, e.g. 'play 8C suit=H'")
         if card.rank == 9 and move.suit not in (-1, SAME_COLOUR[card.suit]):

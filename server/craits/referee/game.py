@@ -145,8 +145,9 @@ class _Referee:
                 clock.charge(tc, time.perf_counter() - started)
                 if await seat.wait_reconnect(self.spec.policy.grace_ms / 1000.0):
                     continue
-                kind = "crash" if seat.crashed else "disconnect"
-                self._fault(decision, kind, "the bot is gone", forfeit=True)
+                crash = seat.crash_reason
+                kind, detail = ("crash", crash) if crash else ("disconnect", "did not come back")
+                self._fault(decision, kind, detail, forfeit=True)
                 return None
             except Exception as exc:  # a bot's own bug must not stop the game
                 self._fault(decision, "error", f"{type(exc).__name__}: {exc}")

@@ -63,6 +63,7 @@ class BotEntry:
     seats: dict[str, RemoteSeat] = field(default_factory=dict)
     dead: bool = False
     """Set when the bot's process is known to have exited: no reconnect to wait for."""
+    dead_reason: str = ""
     connected: trio.Event = field(default_factory=trio.Event)
     ever_connected: bool = False
 
@@ -94,9 +95,9 @@ class BotHub:
         """A new seat played by this bot (one per game)."""
         return RemoteSeat(self, entry)
 
-    def mark_dead(self, entry: BotEntry) -> None:
+    def mark_dead(self, entry: BotEntry, reason: str) -> None:
         """The bot's process exited: its seats stop waiting for it."""
-        entry.dead = True
+        entry.dead, entry.dead_reason = True, reason
         if entry.session is not None:
             entry.session.close()
         self._disconnect(entry)
@@ -273,9 +274,9 @@ class RemoteSeat(Seat):
         return entry.session is not None and not entry.dead
 
     @property
-    def crashed(self) -> bool:
-        """True once the bot's process is known to have exited."""
-        return self._entry.dead
+    def crash_reason(self) -> str | None:
+        """Why the bot's process ended, once it is known to have exited."""
+        return self._entry.dead_reason if self._entry.dead else None
 
     # ------------------------------------------------------------ helpers
     def _judge(self, decision: Decision, reply: pb.MoveReply) -> Move | None:

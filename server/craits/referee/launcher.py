@@ -59,9 +59,18 @@ class BotProcess:
 
     async def watch(self, hub: BotHub) -> None:
         """Wait for the process to exit; tell the hub unless we stopped it ourselves."""
-        await self.process.wait()
+        status = await self.process.wait()
         if not self.stopping:
-            hub.mark_dead(self.entry)
+            reason = f"bot process exited with status {status}{self._last_words()}"
+            hub.mark_dead(self.entry, reason)
+
+    def _last_words(self) -> str:
+        """The last line the bot wrote to stderr, to say why it died."""
+        try:
+            lines = self.stderr_path.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return f": {lines[-1][:300]}" if lines else ""
 
     async def stop(self, timeout_s: float = 2.0) -> None:
         """Terminate politely, then kill."""
@@ -83,6 +92,8 @@ async def launch(
     """Issue a token for ``name`` and start the SPEC's process with it."""
     entry = hub.issue_token(name)
     env = dict(os.environ)
+    # A bot command saying "python3 my_bot.py" should get this interpreter and its packages.
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env.update(extra_env or {})
     env.update({"CRAITS_SERVER": address, "CRAITS_TOKEN": entry.token, "CRAITS_BOT_NAME": name})
     log_dir.mkdir(parents=True, exist_ok=True)

@@ -107,9 +107,9 @@ class Seat(ABC):
         return False
 
     @property
-    def crashed(self) -> bool:
-        """True when the seat's bot is known to have died (not merely disconnected)."""
-        return False
+    def crash_reason(self) -> str | None:
+        """Why the seat's bot is known to have died (None: not known dead, maybe just away)."""
+        return None
 
 
 Policy = Callable[[Observation, Rules], Move]

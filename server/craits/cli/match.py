@@ -1,0 +1,54 @@
+"""``craits match``: one game between bot processes over gRPC, with an embedded referee."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from craits.referee.game import GameSpec
+from craits.referee.launcher import LaunchError
+from craits.referee.match import run_match
+
+from .common import UsageError, add_rules_options, print_json, rules_from_args
+from .results import format_result, result_to_dict
+from .timing import add_time_options, time_from_args
+
+
+def register(subparsers: Any) -> None:
+    """Add ``craits match``."""
+    parser = subparsers.add_parser(
+        "match", help="play one game between bot processes over gRPC",
+        description="Start a referee on loopback, launch each bot as its own process (it finds "
+        "the referee in CRAITS_SERVER and its token in CRAITS_TOKEN), play one full game and "
+        "print the result. A SPEC is a bundled bot name (random, greedy) or a shell command.",
+    )
+    parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
+                        required=True, help="a bot; give 2 to 10 (repeat the option)")
+    parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    add_rules_options(parser)
+    add_time_options(parser)
+    parser.add_argument("--log-dir", type=Path,
+                        help="where bot stderr logs go (default: a new temp dir)")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate, play, print."""
+    if not 2 <= len(args.bots) <= 10:
+        raise UsageError(f"a game needs 2 to 10 bots, got {len(args.bots)} (repeat --bot SPEC)")
+    rules = rules_from_args(args)
+    time_control, policy = time_from_args(args)
+    spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
+    try:
+        result = trio.run(run_match, args.bots, spec, args.log_dir)
+    except LaunchError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print_json(result_to_dict(result))
+    else:
+        print(format_result(result))
+    return 0

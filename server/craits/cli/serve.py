@@ -1,0 +1,109 @@
+"""``craits serve``: a referee that remote bots dial, then games between them.
+
+The referee issues one token per named bot (or takes the one given as NAME=TOKEN, so an organiser
+can hand tokens out in advance), waits for every bot to connect, then plays the games, rotating
+seats between games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import trio
+
+from craits.engine import Rules
+from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.hub import BotEntry
+from craits.referee.policy import FailurePolicy, TimeControl
+from craits.referee.server import Referee, open_referee
+
+from .common import UsageError, add_rules_options, print_json, rules_from_args
+from .results import format_result, result_to_dict
+from .timing import add_time_options, time_from_args
+
+
+def register(subparsers: Any) -> None:
+    """Add ``craits serve``."""
+    parser = subparsers.add_parser(
+        "serve", help="run a referee for remote bots and play games between them",
+        description="Listen for remote bots over gRPC (service craits.v1.Referee, with health "
+        "and reflection). Each --bot NAME gets a token, printed at start; a bot connects with "
+        "CRAITS_SERVER=HOST:PORT and CRAITS_TOKEN=TOKEN. When all have connected, the games are "
+        "played, seats rotating between games.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=50051, help="port; 0 picks a free one (50051)")
+    parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="NAME[=TOKEN]",
+                        help="a remote bot to expect (repeat, 2 to 10)")
+    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--connect-timeout", type=float, default=600.0,
+                        help="seconds to wait for every bot to connect (600)")
+    add_rules_options(parser)
+    add_time_options(parser)
+    parser.add_argument("--json", action="store_true", help="print results as one JSON object")
+    parser.set_defaults(func=run)
+
+
+def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
+    if not 2 <= len(specs) <= 10:
+        raise UsageError(f"name 2 to 10 remote bots with --bot NAME[=TOKEN], got {len(specs)}")
+    bots = []
+    for spec in specs:
+        name, sep, token = spec.partition("=")
+        if not name or (sep and not token):
+            raise UsageError(f"bad --bot {spec!r}: expected NAME or NAME=TOKEN")
+        bots.append((name, token or None))
+    if len({n for n, _ in bots}) != len(bots):
+        raise UsageError("every --bot NAME must be different")
+    return bots
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate, then serve until the games are played."""
+    bots = _parse_bots(args.bots)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    rules = rules_from_args(args)
+    time_control, policy = time_from_args(args)
+    try:
+        results = trio.run(_serve, args, bots, rules, time_control, policy)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
+    if results is None:
+        print("craits: not every bot connected in time; no game played", file=sys.stderr)
+        return 1
+    if args.json:
+        print_json({"games": [result_to_dict(r) for r in results]})
+    else:
+        print("\n\n".join(format_result(r) for r in results))
+    return 0
+
+
+async def _serve(
+    args: argparse.Namespace, bots: list[tuple[str, str | None]], rules: Rules,
+    time_control: TimeControl, policy: FailurePolicy,
+) -> list[GameResult] | None:
+    async with open_referee(args.host, args.port) as referee:
+        entries = [referee.hub.issue_token(name, token) for name, token in bots]
+        _announce(referee, entries)
+        for entry in entries:
+            if not await referee.hub.wait_connected(entry, args.connect_timeout):
+                return None
+            print(f"connected: {entry.name}", file=sys.stderr)
+        results = []
+        for g in range(args.games):
+            order = entries[g % len(entries):] + entries[: g % len(entries)]
+            spec = GameSpec(f"serve-{args.seed + g}", rules, args.seed + g, time_control, policy)
+            results.append(await play_game(spec, [referee.hub.seat_for(e) for e in order]))
+        return results
+
+
+def _announce(referee: Referee, entries: list[BotEntry]) -> None:
+    print(f"referee listening on {referee.address}", file=sys.stderr)
+    for entry in entries:
+        print(f"bot {entry.name}: CRAITS_SERVER={referee.address} CRAITS_TOKEN={entry.token}",
+              file=sys.stderr)
+    sys.stderr.flush()
