@@ -107,6 +107,8 @@ async def _connect_once(session: Session, options: Options) -> str:
             LOG.error("the server at %s refused the stream: %s", options.server, err.details())
             raise _Fatal(status) from None
         return f"{err.code().name}: {err.details()}"
+    except asyncio.InvalidStateError:
+        return "the stream ended while the bot was answering"
 
 
 async def _play(session: Session, stub: referee_pb2_grpc.RefereeAsyncStub, token: str) -> None:

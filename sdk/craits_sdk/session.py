@@ -37,6 +37,9 @@ from .wire import (
 
 LOG: Final = logging.getLogger("craits_sdk")
 
+_Handler = Callable[["Session", Any], "pb.BotMessage | None"]
+"""A handler of one kind of referee message: returns the reply to send, if any."""
+
 
 class RefereeError(Exception):
     """The referee sent a fatal ``Error``; the stream is over."""
@@ -87,10 +90,20 @@ class Session:
             if handler is None:
                 self.log.warning("ignoring a referee message of unknown kind %r", kind)
                 continue
-            reply = handler(self, getattr(message, kind or ""))
+            reply = self._dispatch(handler, getattr(message, kind or ""))
             if reply is not None:
                 replies.append(reply)
         return replies
+
+    def _dispatch(self, handler: _Handler, payload: Any) -> pb.BotMessage | None:
+        """Run one handler; a message the SDK cannot handle is logged, never fatal to the bot."""
+        try:
+            return handler(self, payload)
+        except RefereeError:
+            raise
+        except Exception:
+            self.log.exception("could not handle a referee message: %s", _brief(payload))
+            return None
 
     # ----------------------------------------------------------------- handlers
     def _on_welcome(self, msg: pb.Welcome) -> None:
@@ -195,7 +208,12 @@ def _without_rules(msg: pb.GameStart) -> pb.GameStart:
     return copy
 
 
-_HANDLERS: Final[dict[str, Callable[[Session, Any], pb.BotMessage | None]]] = {
+def _brief(payload: Any) -> str:
+    text = str(payload).replace("\n", " ")
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+_HANDLERS: Final[dict[str, _Handler]] = {
     "welcome": Session._on_welcome,
     "game_start": Session._on_game_start,
     "decision": Session._on_decision,

@@ -282,3 +282,24 @@ def test_gives_up_when_the_referee_is_gone() -> None:
 def _events_pb(game: Game, seat: int, start: int, stop: int) -> list[pb.Event]:
     """Wire events ``start:stop`` of the game's log as ``seat`` sees them."""
     return events_to_pb([e.seen_by(seat) for e in game.events[start:stop]], start)
+
+
+def test_malformed_messages_are_logged_and_play_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    game = new_game(seed=8)
+    replies: list[pb.MoveReply] = []
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        bad_end = pb.GameEnd(game_id="x")
+        bad_end.events.add(kind="play", cards=[pb.Card()], index=0)  # a card that does not exist
+        # no GameStart for "g": the decision is still answered
+        await conn.send(pb.RefereeMessage(game_end=bad_end), decision("g", 3, game))
+        replies.extend(await conn.recv_moves())
+        await conn.send(shutdown())
+
+    with caplog.at_level(logging.WARNING, logger="craits_sdk"):
+        status, _ = asyncio.run(run_bot(RecordingBot(), [script]))
+    assert status == EXIT_OK
+    assert [(r.game_id, r.decision_id) for r in replies] == [("g", 3)]
+    assert "could not handle a referee message" in caplog.text
+    assert "never started" in caplog.text
