@@ -369,8 +369,13 @@ def _check_shape(game: FinishedGame, seats: int) -> None:
                              f"{len(getattr(game, name))} entries for {seats} seats")
 
 
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
+"""One compact encoder for every column: ``json.dumps`` would build one per call, and a game
+writes a log line per event."""
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def _now() -> str:
