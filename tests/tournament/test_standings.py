@@ -46,7 +46,7 @@ def test_standings_rank_by_rating_and_ignore_input_order() -> None:
     assert [row.rank for row in standings.rows] == [1, 2, 3, 4, 5]
     assert standings.games == len(results) and standings.deal_sets == 10 * 6
     top = standings.rows[0]
-    assert top.low < top.rating < top.high and top.games == 6 * 6 * 3
+    assert top.low < top.rating < top.high and top.stats.games == 6 * 6 * 3
     assert standings.los["bot4"]["bot0"] > 0.99
     shuffled = results[:]
     random.Random(1).shuffle(shuffled)
@@ -57,6 +57,8 @@ def test_standings_to_dict_is_json() -> None:
     standings = compute_standings(GAMES, ["a", "b", "c"], resamples=20)
     data = json.loads(json.dumps(standings.to_dict()))
     assert data["rows"][0]["bot"] == "a"
+    assert list(data["rows"][0])[:7] == ["rank", "bot", "rating", "low", "high", "online_elo",
+                                         "games"]
     assert data["crosstable"]["a"]["b"] == {"games": 2, "score": 1.0}
     assert set(data["los"]["a"]) == {"b", "c"}
 

@@ -16,7 +16,7 @@ from .bootstrap import DEFAULT_RESAMPLES, bootstrap_ratings
 from .bradley_terry import DEFAULT_PRIOR
 from .elo import DEFAULT_K, online_elo
 from .results import GameResult
-from .stats import PairRecord, bot_stats, crosstable
+from .stats import BotStats, PairRecord, bot_stats, crosstable
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +30,13 @@ class Standing:
     low: float
     high: float
     online_elo: float
-    games: int
-    mean_points: float
-    mean_place: float
-    strikes: int
-    forfeits: int
+    stats: BotStats
+    """Games, mean points and place, strikes, forfeits."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """One flat JSON object: the rating columns, then the statistics."""
+        head = {f: getattr(self, f) for f in Standing.__slots__ if f != "stats"}
+        return {**head, **{f: getattr(self.stats, f) for f in BotStats.__slots__}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,7 @@ class Standings:
             "deal_sets": self.deal_sets,
             "confidence": self.confidence,
             "resamples": self.resamples,
-            "rows": [{f: getattr(row, f) for f in Standing.__slots__} for row in self.rows],
+            "rows": [row.to_dict() for row in self.rows],
             "los": self.los,
             "crosstable": {
                 a: {b: {"games": rec.games, "score": rec.score} for b, rec in row.items()}
@@ -86,9 +88,7 @@ def compute_standings(
     rows = tuple(
         Standing(
             rank=rank, bot=bots[i], rating=boot.ratings[i], low=boot.low[i], high=boot.high[i],
-            online_elo=elo[bots[i]], games=stats[bots[i]].games,
-            mean_points=stats[bots[i]].mean_points, mean_place=stats[bots[i]].mean_place,
-            strikes=stats[bots[i]].strikes, forfeits=stats[bots[i]].forfeits,
+            online_elo=elo[bots[i]], stats=stats[bots[i]],
         )
         for rank, i in enumerate(order, start=1)
     )
