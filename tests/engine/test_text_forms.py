@@ -113,6 +113,9 @@ def test_event_dict_round_trip() -> None:
         Event("draw", 1, tuple(parse_cards(["AH", "2S"])), 2, -1, "count", True),
         Event("hand_end", -1, (), 3, -1, "out"),
         Event("choose_suit", 0, aux=3),
+        Event("hand_score", 1, (), -10, -35),  # a negative running total survives
+        Event("hand_score", 1, (), -10, -1),
+        Event("final", 0, (), -7, 1),
     ]
     for e in events:
         assert Event.from_dict(e.to_dict()) == e
