@@ -1,8 +1,9 @@
 """``RandomBot``: a uniformly random legal move; the baseline every other bot should beat.
 
 Deterministic on purpose: each game has its own RNG seeded from the bot's seed
-(``CRAITS_BOT_SEED``, or a fixed default) and the game's id, so a game replays the same however
-many other games the process plays at once and in whatever order their decisions arrive.
+(``CRAITS_BOT_SEED``, or a fixed default), the game's id and the seat, so a game replays the same
+however many other games the process plays at once and in whatever order their decisions arrive,
+and two random bots at one table with the default seed still play differently.
 """
 
 from __future__ import annotations
@@ -36,11 +37,12 @@ class RandomBot(Bot):
         self.seed = seed_from_env() if seed is None else seed
         self._rngs: dict[str, random.Random] = {}
 
-    def rng(self, game_id: str) -> random.Random:
+    def rng(self, game_id: str, seat: int) -> random.Random:
         """The game's own RNG, made on first use."""
         rng = self._rngs.get(game_id)
         if rng is None:
-            rng = self._rngs[game_id] = random.Random(f"craits-random:{self.seed}:{game_id}")
+            seed = f"craits-random:{self.seed}:{game_id}:{seat}"
+            rng = self._rngs[game_id] = random.Random(seed)
         return rng
 
     def on_game_start(self, game: GameInfo) -> None:
@@ -53,7 +55,7 @@ class RandomBot(Bot):
 
     def decide(self, view: View) -> int:
         """A uniformly random index into the legal moves."""
-        return self.rng(view.game_id).randrange(len(view.legal_moves))
+        return self.rng(view.game_id, view.seat).randrange(len(view.legal_moves))
 
 
 if __name__ == "__main__":

@@ -92,7 +92,7 @@ def test_greedy_beats_random_on_average() -> None:
             (greedy_places if is_greedy else random_places).append(outcome.places[seat])
     assert statistics.mean(greedy_totals) < statistics.mean(random_totals) - 150
     assert statistics.mean(greedy_places) < statistics.mean(random_places) - 0.8
-    assert sum(p == 1 for p in greedy_places) >= 20
+    assert sum(p == 1 for p in greedy_places) >= 18  # 26 with these seeds; ~68% over 400 games
 
 
 def test_registry_names_launchable_bot_classes() -> None:
