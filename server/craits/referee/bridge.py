@@ -37,14 +37,37 @@ _MAX_STREAMS: Final = 1024
 
 
 class _Stream:
-    """One bot stream as both threads see it: the asyncio side's send/close, trio's session."""
+    """One bot stream as both threads see it.
 
-    __slots__ = ("close", "send", "session")
+    trio side: ``send``/``close`` only append to ``pending`` (no syscall, no GIL hand-off); the
+    bridge's flusher task moves everything pending to the asyncio side in one crossing per
+    scheduler pass, so messages for many tables leave as one packet. asyncio side: ``queue``.
+    """
 
-    def __init__(self, send: Callable[[pb.RefereeMessage], None], close: Callable[[], None]):
-        self.send = send
-        self.close = close
+    __slots__ = ("bridge", "loop", "pending", "queue", "session")
+
+    def __init__(self, bridge: GrpcBridge, loop: asyncio.AbstractEventLoop) -> None:
+        self.bridge = bridge
+        self.loop = loop
+        self.queue: asyncio.Queue[list[Any]] = asyncio.Queue()
+        self.pending: list[Any] = []
         self.session: Session | None = None
+
+    def send(self, msg: pb.RefereeMessage) -> None:
+        """(trio) Queue a message for the next flush."""
+        if not self.pending:
+            self.bridge.mark_dirty(self)
+        self.pending.append(msg)
+
+    def close(self) -> None:
+        """(trio) End the stream after what is already queued."""
+        self.send(_CLOSE)  # type: ignore[arg-type]
+
+    def flush(self) -> None:
+        """(trio) Hand everything pending to the asyncio side in one crossing."""
+        batch, self.pending = self.pending, []
+        if batch:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, batch)
 
 
 class _Servicer(pb_grpc.RefereeServicer):
@@ -55,29 +78,18 @@ class _Servicer(pb_grpc.RefereeServicer):
         self, request_iterator: AsyncIterator[pb.BotPacket], context: Any
     ) -> None:
         """Relay packets both ways until either side ends the stream."""
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-
-        def send(msg: pb.RefereeMessage) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, msg)
-
-        def close() -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, _CLOSE)
-
-        stream = _Stream(send, close)
+        stream = _Stream(self._bridge, asyncio.get_running_loop())
         bridge = self._bridge
         if not bridge.to_trio(bridge.open_stream, stream):
             return
-        reader = asyncio.create_task(self._read(request_iterator, stream, queue))
+        reader = asyncio.create_task(self._read(request_iterator, stream))
         try:
-            await self._write(queue, context)
+            await self._write(stream.queue, context)
         finally:
             reader.cancel()
             bridge.to_trio(bridge.close_stream, stream)
 
-    async def _read(
-        self, requests: AsyncIterator[pb.BotPacket], stream: _Stream, queue: asyncio.Queue[Any]
-    ) -> None:
+    async def _read(self, requests: AsyncIterator[pb.BotPacket], stream: _Stream) -> None:
         bridge = self._bridge
         try:
             async for packet in requests:
@@ -85,23 +97,21 @@ class _Servicer(pb_grpc.RefereeServicer):
         except (grpc.RpcError, asyncio.CancelledError):
             pass
         finally:
-            queue.put_nowait(_CLOSE)
+            stream.queue.put_nowait([_CLOSE])
 
     @staticmethod
-    async def _write(queue: asyncio.Queue[Any], context: Any) -> None:
+    async def _write(queue: asyncio.Queue[list[Any]], context: Any) -> None:
+        """Write everything queued as one packet per wake-up; stop at the close marker."""
         while True:
-            item = await queue.get()
-            if item is _CLOSE:
-                return
-            batch = [item]
-            closing = False
+            batch = list(await queue.get())
             while not queue.empty():
-                nxt = queue.get_nowait()
-                if nxt is _CLOSE:
-                    closing = True
-                    break
-                batch.append(nxt)
-            await context.write(pb.RefereePacket(messages=batch))
+                batch += queue.get_nowait()
+            cut = next((i for i, m in enumerate(batch) if m is _CLOSE), -1)
+            closing = cut >= 0
+            if closing:
+                batch = batch[:cut]
+            if batch:
+                await context.write(pb.RefereePacket(messages=batch))
             if closing:
                 return
 
@@ -118,6 +128,8 @@ class GrpcBridge:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: grpc.aio.Server | None = None
+        self._dirty: list[_Stream] = []
+        self._wake = trio.Event()
 
     # ------------------------------------------------------------ trio side
     async def start(self) -> int:
@@ -142,6 +154,24 @@ class GrpcBridge:
         await trio.to_thread.run_sync(thread.join)
         loop.close()
         self._loop = self._thread = None
+
+    def mark_dirty(self, stream: _Stream) -> None:
+        """(trio) ``stream`` has messages waiting: wake the flusher."""
+        self._dirty.append(stream)
+        self._wake.set()
+
+    async def flush_forever(self) -> None:
+        """(trio) Move pending messages to the wire once per scheduler pass, for every stream.
+
+        The flusher is woken by the first message of a pass and runs after the tasks already
+        runnable, so every table that answered in this pass shares the crossing.
+        """
+        while True:
+            await self._wake.wait()
+            self._wake = trio.Event()
+            dirty, self._dirty = self._dirty, []
+            for stream in dirty:
+                stream.flush()
 
     def open_stream(self, stream: _Stream) -> None:
         """(trio) A stream opened."""

@@ -31,9 +31,12 @@ async def open_referee(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[
     """Serve on ``host:port`` (port 0 picks a free one) for the duration of the block."""
     hub = BotHub()
     bridge = GrpcBridge(hub, host, port)
-    bound = await bridge.start()
-    try:
-        yield Referee(hub, host, bound)
-    finally:
-        with trio.CancelScope(shield=True):
-            await bridge.stop()
+    async with trio.open_nursery() as nursery:
+        bound = await bridge.start()
+        nursery.start_soon(bridge.flush_forever)
+        try:
+            yield Referee(hub, host, bound)
+        finally:
+            with trio.CancelScope(shield=True):
+                await bridge.stop()
+            nursery.cancel_scope.cancel()
