@@ -110,7 +110,7 @@ def test_text_settings() -> None:
     ("setting", "needle"),
     [("face_cards", "field=value"), ("face_cards=maybe", "true or false"),
      ("going_out_points=ten", "whole number"), ("colour=red", "unknown rules field"),
-     ("max_turns_per_hand=3", "at least 10")],
+     ("max_turns_per_hand=3", "at least 10"), ("preset=gamerules", "preset")],
 )
 def test_bad_text_settings(setting: str, needle: str) -> None:
     with pytest.raises(RulesError, match=needle):

@@ -108,6 +108,9 @@ class Rules:
         if not sep:
             raise RulesError(f"setting {assignment!r} must look like field=value")
         _reject_unknown({key: None})
+        if key == "preset":
+            # Renaming the preset would not change a single rule, only mislabel the record.
+            raise RulesError("the preset is chosen on its own (e.g. --preset spanish), not set")
         return self.replace(**{key: _parse_value(key, raw.strip())})
 
 
