@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+'use strict';
+// A Craits bot in JavaScript: proof that the referee's protocol needs nothing but its .proto.
+//
+// The referee launches this process with CRAITS_SERVER (host:port) and CRAITS_TOKEN in the
+// environment. It opens ONE Referee.Connect stream, says Hello, and answers every decision of a
+// packet in one packet (lib/session.js; the heuristic is lib/strategy.js). The schema is loaded
+// at run time from ../../proto, so the bot never goes stale against a generated copy.
+//
+// Exit status: 0 the referee ended the stream normally; 2 the referee sent a fatal Error (or
+// the environment is incomplete); 3 the referee could not be reached after a few attempts.
+
+const path = require('path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const { RefereeError, Session, helloPacket } = require('./lib/session');
+
+const PROTO_ROOT = path.join(__dirname, '..', '..', 'proto');
+const PROTO_FILE = 'craits/v1/referee.proto';
+// Enums as their names and 64-bit numbers as strings, everywhere (decision_id is a uint64:
+// echoing the string back loses nothing). `oneofs` names each message's case in `payload`.
+const LOADER_OPTIONS = {
+  keepCase: true,
+  enums: String,
+  longs: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_ROOT],
+};
+
+const EXIT_OK = 0;
+const EXIT_REFUSED = 2;
+const EXIT_UNREACHABLE = 3;
+const ATTEMPTS = 5; // failed connections in a row before giving up (reset by each Welcome)
+const BACKOFF_MS = 200; // first wait before re-dialling; doubles each time
+const MAX_BACKOFF_MS = 3000;
+
+function log(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+function loadRefereeClient() {
+  const definition = protoLoader.loadSync(PROTO_FILE, LOADER_OPTIONS);
+  return grpc.loadPackageDefinition(definition).craits.v1.Referee;
+}
+
+// Run one stream to its end. Resolves to {done}, {fatal: RefereeError} or {reason} (dropped).
+function connectOnce(client, session, token) {
+  return new Promise((resolve) => {
+    const call = client.Connect();
+    let settled = false;
+    const finish = (outcome) => {
+      if (!settled) {
+        settled = true;
+        resolve(outcome);
+      }
+    };
+    call.on('data', (packet) => {
+      try {
+        const replies = session.handle(packet);
+        if (replies.length > 0) call.write({ messages: replies });
+      } catch (err) {
+        call.cancel();
+        finish(err instanceof RefereeError ? { fatal: err } : { reason: String(err) });
+      }
+    });
+    call.on('error', () => {}); // the 'status' event below says how the stream ended
+    call.on('status', (status) => {
+      call.end();
+      finish(status.code === grpc.status.OK ? { done: true } : { reason: describe(status) });
+    });
+    call.write(helloPacket(token));
+  });
+}
+
+function describe(status) {
+  return `${grpc.status[status.code] || status.code}: ${status.details}`;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// Connect, and re-dial with backoff while the stream keeps dropping; return the exit status.
+async function serve(server, token) {
+  const client = new (loadRefereeClient())(server, grpc.credentials.createInsecure());
+  const session = new Session(log);
+  let failures = 0;
+  for (;;) {
+    session.welcomed = false;
+    const outcome = await connectOnce(client, session, token);
+    if (outcome.done) return EXIT_OK;
+    if (outcome.fatal) {
+      log(`craits-js-bot: the referee ended the connection: ${outcome.fatal.message}`);
+      return EXIT_REFUSED;
+    }
+    failures = session.welcomed ? 1 : failures + 1;
+    if (failures > ATTEMPTS) {
+      log(`craits-js-bot: referee at ${server} unreachable (${outcome.reason}); giving up`);
+      return EXIT_UNREACHABLE;
+    }
+    const delay = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** (failures - 1));
+    log(`craits-js-bot: stream lost (${outcome.reason}); reconnecting in ${delay} ms`);
+    await sleep(delay);
+  }
+}
+
+async function main() {
+  const server = process.env.CRAITS_SERVER;
+  const token = process.env.CRAITS_TOKEN;
+  if (!server || !token) {
+    log('craits-js-bot: set CRAITS_SERVER (host:port) and CRAITS_TOKEN');
+    return EXIT_REFUSED;
+  }
+  return serve(server, token);
+}
+
+if (require.main === module) {
+  main().then(
+    (status) => process.exit(status),
+    (err) => {
+      log(`craits-js-bot: ${err && err.stack ? err.stack : err}`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { LOADER_OPTIONS, PROTO_FILE, PROTO_ROOT, connectOnce, loadRefereeClient };
