@@ -97,6 +97,14 @@ def test_jack_as_the_going_out_card_makes_the_next_player_draw_at_once() -> None
     assert [e.value for e in of_kind(events, "hand_score")] == [-10, 10 + 10 + 15 + 30, 20]
 
 
+def test_jack_as_the_going_out_card_passes_a_forfeited_seat_like_any_jack() -> None:
+    game = position(["JD", "KH QH", "KS QS"], top="3D", stock=STOCK, rules=FACE,
+                    hand_index=last_hand(), forfeits=[0, 1, 0])
+    events = play(game, "play JD")
+    assert draws(events) == [(2, 2, "jack")]
+    assert [e.value for e in of_kind(events, "hand_score")] == [-10, 20, 20 + 15 + 30]
+
+
 # ------------------------------------------------------------------ queens
 def test_queen_of_spades_next_draws_five_and_loses_the_turn() -> None:
     game = position(["QS KC QC", "KH QH 4H", "KD QD 4D"], top="3S", stock=STOCK, rules=FACE)

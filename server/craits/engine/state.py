@@ -276,7 +276,9 @@ class Game:
             self._start_turn(next_seat, Phase.COUNT)
             return
         if phase is Phase.JACKS:
-            self.draw(next_seat, self.jack_penalty, "jack")
+            # The jacks hit at once whoever would face them (a forfeited turn passes them on).
+            self._start_turn(next_seat, Phase.JACKS)
+            self.draw(self.to_act, self.jack_penalty, "jack")
             self.jack_penalty = 0
         raise _HandOver("out")
 
