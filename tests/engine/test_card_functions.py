@@ -243,3 +243,28 @@ def test_draw_when_able() -> None:
     assert legal_text(game) == ["draw", "play 5D"]
     events = play(game, "draw")
     assert draws(events) == [(0, 1, "unable")] and game.to_act == 1
+
+
+# ------------------------------------------------------------------ skips and forfeits
+def test_a_four_skip_does_not_serve_a_forfeit() -> None:
+    game = position(["4D KC QC", "KH QH JH", "KS QS JS"], top="3D", stock=STOCK,
+                    forfeits=[0, 1, 0])
+    events = play(game, "play 4D")
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "four")]
+    assert game.to_act == 2 and game.forfeits == [0, 1, 0]
+    events = play(game, "draw", "draw")  # seats 2 and 0 cannot play
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "forfeit")]
+    assert game.to_act == 2 and game.forfeits == [0, 0, 0]
+
+
+def test_forfeits_accumulate() -> None:
+    game = position(["KC QC", "KH QH JH", "KS QS JS"], top="3D", stock="AC 2C 4C 5C 6C 7C 9C",
+                    forfeits=[2, 0, 0], to_act=1)
+    events = play(game, "draw", "draw")
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(0, "forfeit")]
+    assert game.to_act == 1 and game.forfeits == [1, 0, 0]
+    events = play(game, "draw", "draw")
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(0, "forfeit")]
+    assert game.forfeits == [0, 0, 0]
+    play(game, "draw", "draw")
+    assert game.to_act == 0

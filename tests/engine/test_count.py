@@ -169,3 +169,13 @@ def test_out_in_count_two_players() -> None:
     events += play(game, "draw")
     assert draws(events) == [(1, 2, "count")]
     assert [e.value for e in of_kind(events, "hand_score")] == [-10, 10 + 10 + 15 + 30]
+
+
+def test_two_players_out_during_the_same_count_both_score_the_going_out_points() -> None:
+    game = position(["2D", "AH", "KS QS"], top="3D", stock=STOCK, hand_index=last_hand())
+    events = play(game, "play 2D", "play AH")
+    assert [e.seat for e in of_kind(events, "went_out")] == [0, 1]
+    assert game.to_act == 2 and not game.is_over
+    events = play(game, "draw")
+    assert draws(events) == [(2, 3, "count")]
+    assert [e.value for e in of_kind(events, "hand_score")] == [-10, -10, 20 + 15 + 30 + 30]

@@ -241,3 +241,12 @@ def test_going_out_in_the_middle_of_a_king_sequence() -> None:
                     hand_index=last_hand())
     events = play(game, "play KD one-card", "play 5D")
     assert draws(events) == [] and game.is_over
+
+
+def test_queen_of_spades_skip_does_not_serve_a_forfeit() -> None:
+    game = position(["QS KC QC", "KH QH 4H", "KD QD 4D"], top="3S", stock=STOCK, rules=FACE,
+                    forfeits=[0, 1, 0])
+    events = play(game, "play QS")
+    assert draws(events) == [(1, 5, "queen")]
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "queen")]
+    assert game.to_act == 2 and game.forfeits == [0, 1, 0]
