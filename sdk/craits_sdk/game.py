@@ -5,6 +5,9 @@ whole history (to count cards, to model opponents) would have to stitch incremen
 SDK does that once, here, keyed by each event's index in the game's log: a message re-sent after a
 reconnect adds nothing twice, and a gap (history the bot never received, e.g. after the bot
 process itself restarted) is counted rather than silently hidden.
+
+Wire events are kept as protobuf messages until someone reads the history: converting them costs
+more than everything else the SDK does for a decision, and most bots never look.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from craits.engine import Event, Rules
+from craits.protocol import event_from_pb
 from craits.v1 import referee_pb2 as pb
 
 
@@ -29,35 +33,60 @@ class GameInfo:
     """Time limit for one decision, in milliseconds (0 when unknown, e.g. offline play)."""
     bank_ms: int = 0
     """Time bank for the game, in milliseconds."""
-    history: list[Event] = field(default_factory=list)
-    """Every event this seat has seen, in log order (other seats' private cards removed)."""
     next_index: int = 0
     """The log index of the next event expected."""
     missing_events: int = 0
     """Events of the log this bot never received (only after a restart of the bot process)."""
     raw: pb.GameStart | None = None
     """The ``GameStart`` message, when the game came over the wire."""
+    _events: list[Event] = field(default_factory=list, init=False, repr=False)
+    _unread: list[pb.Event] = field(default_factory=list, init=False, repr=False)
+    """Wire events after ``_events``, in log order, not yet converted."""
+
+    @property
+    def history(self) -> list[Event]:
+        """Every event this seat has seen, in log order (other seats' private cards removed)."""
+        if self._unread:
+            self._events.extend([_event_of(e) for e in self._unread])
+            self._unread.clear()
+        return self._events
+
+    @property
+    def history_len(self) -> int:
+        """``len(history)``, without converting anything."""
+        return len(self._events) + len(self._unread)
+
+    def latest(self, count: int) -> tuple[Event, ...]:
+        """The last ``count`` events of the history."""
+        return tuple(self.history[self.history_len - count :]) if count else ()
 
     @property
     def player_count(self) -> int:
         """How many seats the table has."""
         return len(self.players)
 
-    def record(self, events: Sequence[Event], first_index: int) -> tuple[Event, ...]:
-        """Add consecutive events starting at log index ``first_index``; return the new ones."""
-        return self.record_indexed(enumerate(events, first_index))
+    def record(self, events: Sequence[Event], first_index: int) -> int:
+        """Add consecutive events from log index ``first_index``; return how many were new."""
+        history = self.history
+        start = len(history)
+        history.extend(e for i, e in enumerate(events, first_index) if self._accept(i))
+        return len(history) - start
 
-    def record_indexed(self, pairs: Iterable[tuple[int, Event]]) -> tuple[Event, ...]:
-        """Add ``(log index, event)`` pairs, skipping any already held; return the new ones."""
-        new: list[Event] = []
-        for index, event in pairs:
-            if index < self.next_index:
-                continue
-            self.missing_events += index - self.next_index
-            new.append(event)
-            self.next_index = index + 1
-        self.history.extend(new)
-        return tuple(new)
+    def record_wire(self, events: Iterable[pb.Event]) -> int:
+        """Add wire events by log index, skipping those already held; return how many were new."""
+        start = self.history_len
+        for event in events:
+            if self._accept(event.index):
+                self._unread.append(event)
+        return self.history_len - start
+
+    def _accept(self, index: int) -> bool:
+        """Whether the event at log ``index`` is new; moves ``next_index`` past it if so."""
+        if index < self.next_index:
+            return False
+        self.missing_events += index - self.next_index
+        self.next_index = index + 1
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +117,14 @@ class GameResult:
     def total(self) -> int:
         """This bot's final total; 0 if the referee sent no totals."""
         return self.totals[self.seat] if self.seat < len(self.totals) else 0
+
+
+def _event_of(msg: pb.Event) -> Event:
+    """The engine event of a wire event; a malformed one keeps its kind and loses its cards."""
+    try:
+        return event_from_pb(msg)
+    except ValueError:
+        return Event(msg.kind, msg.seat if msg.HasField("seat") else -1, detail="unreadable")
 
 
 def default_names(players: int) -> tuple[str, ...]:

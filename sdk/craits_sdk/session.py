@@ -30,7 +30,6 @@ from .wire import (
     game_from_start,
     index_reply,
     move_reply,
-    record_events,
     result_from_end,
     view_from_request,
 )
@@ -154,9 +153,10 @@ class Session:
         return self._answer(view, move)
 
     def _on_update(self, msg: pb.GameUpdate) -> None:
-        new = record_events(self._game(msg.game_id), msg.events)
-        if new:
-            self._hook(self.bot.on_update, msg.game_id, new)
+        game = self._game(msg.game_id)
+        added = game.record_wire(msg.events)
+        if added:
+            self._hook(self.bot.on_update, msg.game_id, game.latest(added))
 
     def _on_game_end(self, msg: pb.GameEnd) -> None:
         game = self.games.pop(msg.game_id, None) or self._unknown_game(msg.game_id)

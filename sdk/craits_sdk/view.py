@@ -70,8 +70,8 @@ class View:
     pressure_counts: tuple[int, ...]
     legal_moves: tuple[Move, ...]
     """Every legal move, in the referee's order; the "one card" announcement is already set."""
-    new_events: tuple[Event, ...]
-    """History that arrived since this seat's previous view."""
+    history_start: int
+    """Where in ``game.history`` the events new to this view start."""
     history_len: int
     """How much of ``game.history`` existed when this view was made (``events`` stops there)."""
     move_ms: int = 0
@@ -96,6 +96,11 @@ class View:
         """The game's whole history up to this decision (copied on access, so read it once)."""
         return tuple(self.game.history[: self.history_len])
 
+    @property
+    def new_events(self) -> tuple[Event, ...]:
+        """History that arrived since this seat's previous view."""
+        return tuple(self.game.history[self.history_start : self.history_len])
+
     def with_rejection(self, rejection: Rejection) -> View:
         """The same view, marked with why the previous answer was refused."""
         return replace(self, rejection=rejection)
@@ -117,7 +122,7 @@ class View:
         """
         if game is None:
             game = GameInfo(game_id, obs.seat, default_names(obs.players), rules)
-        new = game.record(obs.events, obs.events_from)
+        added = game.record(obs.events, obs.events_from)
         return View(
             game=game,
             decision_id=decision_id,
@@ -143,6 +148,6 @@ class View:
             totals=obs.totals,
             pressure_counts=obs.pressure_counts,
             legal_moves=obs.legal_moves,
-            new_events=new,
-            history_len=len(game.history),
+            history_start=game.history_len - added,
+            history_len=game.history_len,
         )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from craits.engine import Event, Move, Phase, Rules, preset
-from craits.protocol import card_from_pb, event_from_pb, move_from_pb, move_to_pb, rules_from_pb
+from craits.engine import Move, Phase, Rules, preset
+from craits.protocol import card_from_pb, move_from_pb, move_to_pb, rules_from_pb
 from craits.v1 import referee_pb2 as pb
 
 from .game import GameInfo, GameResult
@@ -40,23 +40,18 @@ def rules_from_start(msg: pb.GameStart) -> Rules:
 
 
 def player_names(players: Sequence[pb.Player]) -> tuple[str, ...]:
-    """Display names by seat (a seat nobody named gets ``seat N``)."""
-    size = max([len(players), *(p.seat + 1 for p in players)])
-    names = [f"seat {i}" for i in range(size)]
+    """Display names by seat; one per listed player (a seat out of range is ignored)."""
+    names = [f"seat {i}" for i in range(len(players))]
     for p in players:
-        names[p.seat] = p.name or names[p.seat]
+        if p.seat < len(names) and p.name:
+            names[p.seat] = p.name
     return tuple(names)
-
-
-def record_events(game: GameInfo, events: Sequence[pb.Event]) -> tuple[Event, ...]:
-    """Add wire events to the game's history by their log index; return the new ones."""
-    return game.record_indexed((e.index, event_from_pb(e)) for e in events)
 
 
 def view_from_request(req: pb.DecisionRequest, game: GameInfo) -> View:
     """The view of a decision request, with its events added to the game's history."""
     obs = req.observation
-    new = record_events(game, obs.events)
+    added = game.record_wire(obs.events)
     return View(
         game=game,
         decision_id=req.decision_id,
@@ -82,8 +77,8 @@ def view_from_request(req: pb.DecisionRequest, game: GameInfo) -> View:
         totals=tuple(obs.totals),
         pressure_counts=tuple(obs.pressure_counts),
         legal_moves=tuple(move_from_pb(m) for m in req.legal_moves),
-        new_events=new,
-        history_len=len(game.history),
+        history_start=game.history_len - added,
+        history_len=game.history_len,
         move_ms=req.move_ms,
         bank_ms=req.bank_ms,
         raw=req,
@@ -92,7 +87,7 @@ def view_from_request(req: pb.DecisionRequest, game: GameInfo) -> View:
 
 def result_from_end(msg: pb.GameEnd, game: GameInfo) -> GameResult:
     """The result of a finished game, with its last events added to the history."""
-    record_events(game, msg.events)
+    game.record_wire(msg.events)
     return GameResult(
         game_id=msg.game_id,
         seat=game.seat,

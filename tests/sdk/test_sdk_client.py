@@ -284,22 +284,31 @@ def _events_pb(game: Game, seat: int, start: int, stop: int) -> list[pb.Event]:
     return events_to_pb([e.seen_by(seat) for e in game.events[start:stop]], start)
 
 
-def test_malformed_messages_are_logged_and_play_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+def test_malformed_messages_are_tolerated_and_play_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     game = new_game(seed=8)
     replies: list[pb.MoveReply] = []
 
     async def script(conn: Conn) -> None:
         await conn.handshake()
-        bad_end = pb.GameEnd(game_id="x")
+        bad_start = pb.GameStart(game_id="x", seat=0, players=[pb.Player(seat=4_000_000_000)])
+        bad_start.rules.preset = "nonsense"
+        bad_end = pb.GameEnd(game_id="x", places=[1])
         bad_end.events.add(kind="play", cards=[pb.Card()], index=0)  # a card that does not exist
-        # no GameStart for "g": the decision is still answered
-        await conn.send(pb.RefereeMessage(game_end=bad_end), decision("g", 3, game))
+        await conn.send(
+            pb.RefereeMessage(game_start=bad_start),
+            pb.RefereeMessage(game_end=bad_end),
+            decision("g", 3, game),  # no GameStart for "g": still answered
+        )
         replies.extend(await conn.recv_moves())
         await conn.send(shutdown())
 
+    bot = RecordingBot()
     with caplog.at_level(logging.WARNING, logger="craits_sdk"):
-        status, _ = asyncio.run(run_bot(RecordingBot(), [script]))
+        status, _ = asyncio.run(run_bot(bot, [script]))
     assert status == EXIT_OK
     assert [(r.game_id, r.decision_id) for r in replies] == [("g", 3)]
-    assert "could not handle a referee message" in caplog.text
-    assert "never started" in caplog.text
+    assert bot.started[0].players == ("seat 0",) and bot.started[0].rules.preset == "standard"
+    assert bot.ended[0].place == 1 and bot.ended[0].events[0].detail == "unreadable"
+    assert "unreadable rules" in caplog.text and "never started" in caplog.text

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from craits.engine import Card, Event, Game, Move, observe, preset
+from craits.protocol import events_to_pb
+from craits.v1 import referee_pb2 as pb
 from craits_sdk import BadDecision, Bot, GameInfo, View, to_move
 from craits_sdk.inprocess import as_policy
 
@@ -51,11 +53,23 @@ def test_view_from_observation_carries_every_field() -> None:
 def test_history_skips_resent_events_and_counts_gaps() -> None:
     info = GameInfo("g", 0, (), preset("standard"))
     a, b, c, d = (Event("count", value=v) for v in range(4))
-    assert info.record([a, b], 0) == (a, b)
-    assert info.record([b, c], 1) == (c,)
-    assert info.record([a], 0) == ()
-    assert info.record([d], 5) == (d,)
+    assert info.record([a, b], 0) == 2
+    assert info.record([b, c], 1) == 1
+    assert info.record([a], 0) == 0
+    assert info.record([d], 5) == 1 and info.latest(2) == (c, d)
     assert info.history == [a, b, c, d] and info.missing_events == 2 and info.next_index == 6
+
+
+def test_wire_history_is_converted_when_read_and_survives_bad_events() -> None:
+    info = GameInfo("g", 1, (), preset("standard"))
+    good = [Event("play", 0, (Card.parse("7H"),), 0, -1), Event("draw", 1, (), 1, -1, "unable")]
+    wire = events_to_pb(good, 0)
+    bad = pb.Event(kind="play", index=2)
+    bad.cards.add()  # rank and suit 0: no such card
+    assert info.record_wire([*wire, wire[1], bad]) == 3
+    assert info.history_len == 3 and info.next_index == 3
+    assert info.history[:2] == good
+    assert info.history[2] == Event("play", -1, detail="unreadable")
 
 
 class _Counting(Bot):
