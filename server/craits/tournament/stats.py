@@ -23,6 +23,8 @@ class BotStats:
     mean_place: float
     strikes: int
     forfeits: int
+    wins: int = 0
+    """Games in which the bot took (or shared) first place."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +42,13 @@ class PairRecord:
 
 
 def bot_stats(results: Iterable[GameResult], bots: Sequence[str]) -> dict[str, BotStats]:
-    """Per bot: games, mean points, mean place, strikes and forfeits."""
+    """Per bot: games, mean points, mean place, strikes, forfeits and wins."""
     games = dict.fromkeys(bots, 0)
     points = dict.fromkeys(bots, 0)
     places = dict.fromkeys(bots, 0)
     strikes = dict.fromkeys(bots, 0)
     forfeits = dict.fromkeys(bots, 0)
+    wins = dict.fromkeys(bots, 0)
     for r in results:
         for seat, bot in enumerate(r.seats):
             games[bot] += 1
@@ -53,6 +56,7 @@ def bot_stats(results: Iterable[GameResult], bots: Sequence[str]) -> dict[str, B
             places[bot] += r.places[seat]
             strikes[bot] += r.strikes[seat] if r.strikes else 0
             forfeits[bot] += bool(r.forfeited and r.forfeited[seat])
+            wins[bot] += r.places[seat] == 1
     return {
         bot: BotStats(
             games=games[bot],
@@ -60,6 +64,7 @@ def bot_stats(results: Iterable[GameResult], bots: Sequence[str]) -> dict[str, B
             mean_place=places[bot] / games[bot] if games[bot] else 0.0,
             strikes=strikes[bot],
             forfeits=forfeits[bot],
+            wins=wins[bot],
         )
         for bot in bots
     }

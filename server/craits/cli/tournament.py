@@ -1,0 +1,195 @@
+"""``craits tournament run|resume|list|show``: round robins of bot processes, stored in SQLite."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from craits.tournament.botpool import BotPoolError
+from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
+from craits.tournament.runner import run_tournament
+from craits.tournament.standings import Standings
+from craits.tournament.store import CSV_FIELDS, Store, StoreError
+
+from .common import UsageError, print_json
+from .live import LiveDisplay
+
+DEFAULT_DB = Path("craits-results") / "tournaments.sqlite"
+DEMO_BOTS = ("greedy", "random", "cautious")
+
+
+def register(subparsers: Any) -> None:
+    """Add ``craits tournament`` and its subcommands."""
+    parser = subparsers.add_parser(
+        "tournament", help="run, resume and inspect tournaments",
+        description="Round-robin tournaments with duplicate deals and ratings, stored in SQLite "
+        f"(default {DEFAULT_DB}, or $CRAITS_DB, or --db).",
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    run = sub.add_parser("run", help="create a tournament and play it",
+                         description="Create a tournament from FILE.toml (see docs/tournaments.md)"
+                         " or, without a file, a demo of the bundled bots; then play it.")
+    run.add_argument("file", nargs="?", type=Path, help="tournament TOML (default: the demo)")
+    _common(run)
+    run.set_defaults(func=cmd_run)
+    resume = sub.add_parser("resume", help="finish a tournament a killed run left unfinished")
+    resume.add_argument("id", help="tournament id (see `craits tournament list`)")
+    _common(resume)
+    resume.set_defaults(func=cmd_resume)
+    lst = sub.add_parser("list", help="list stored tournaments")
+    _db_option(lst)
+    lst.add_argument("--json", action="store_true", help="print one JSON object")
+    lst.set_defaults(func=cmd_list)
+    show = sub.add_parser("show", help="standings of a stored tournament")
+    show.add_argument("id")
+    _db_option(show)
+    fmt = show.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="standings as one JSON object")
+    fmt.add_argument("--csv", action="store_true", help="every game seat by seat, as CSV")
+    show.set_defaults(func=cmd_show)
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, default=Path(os.environ.get("CRAITS_DB", DEFAULT_DB)),
+                        help=f"results database (default $CRAITS_DB or {DEFAULT_DB})")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    _db_option(parser)
+    parser.add_argument("--json", action="store_true",
+                        help="print the final standings as one JSON object (no live table)")
+    parser.add_argument("--quiet", action="store_true", help="no live progress")
+
+
+def _open(db: Path) -> Store:
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        return Store.open(db)
+    except (OSError, StoreError) as exc:
+        raise UsageError(f"cannot open results database {db}: {exc}") from None
+
+
+def _bundled() -> list[str]:
+    from craits.referee.launcher import bundled_bots
+
+    return list(bundled_bots())
+
+
+def demo_config() -> TournamentConfig:
+    """The embedded demo: the bundled bots, tables of 3, two deal sets."""
+    bots = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
+    return default_config(bots, _bundled())
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Create, then play."""
+    try:
+        config = load_config(args.file, _bundled()) if args.file else demo_config()
+    except ConfigError as exc:
+        raise UsageError(f"{args.file}: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    with _open(args.db) as store:
+        tid = store.create_tournament(config)
+        if not args.json:
+            print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
+                  f"(database {args.db})", file=sys.stderr)
+        return _play(store, tid, args)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Play what is left."""
+    with _open(args.db) as store:
+        try:
+            info = store.tournament(args.id)
+        except StoreError as exc:
+            raise UsageError(f"{exc} in {args.db} (see `craits tournament list`)") from None
+        if not args.json:
+            print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
+                  "games already played", file=sys.stderr)
+        return _play(store, args.id, args)
+
+
+def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
+    display = LiveDisplay(quiet=args.quiet or args.json)
+    logs = args.db.parent / "logs" / tid
+    try:
+        trio.run(run_tournament, store, tid, logs, display)
+    except BotPoolError as exc:
+        store.set_status(tid, "paused")
+        raise UsageError(f"{exc}; resume with `craits tournament resume {tid}`") from None
+    except KeyboardInterrupt:
+        store.set_status(tid, "paused")
+        print(f"\ninterrupted; resume with `craits tournament resume {tid}`", file=sys.stderr)
+        return 130
+    display.close()
+    _print_standings(store.standings(tid), tid, args.json)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """One line per tournament."""
+    with _open(args.db) as store:
+        infos = store.tournaments()
+    if args.json:
+        print_json({"tournaments": [
+            {"id": i.id, "name": i.name, "seed": i.seed, "created": i.created,
+             "status": i.status, "games": i.total, "done": i.jobs.get("done", 0)}
+            for i in infos]})
+        return 0
+    if not infos:
+        print(f"no tournaments in {args.db}")
+    for i in infos:
+        print(f"{i.id}  {i.status:<9} {i.jobs.get('done', 0):>5}/{i.total:<5} "
+              f"{i.created}  {i.name}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Standings (or every game as CSV) of one tournament."""
+    with _open(args.db) as store:
+        try:
+            info = store.tournament(args.id)
+        except StoreError as exc:
+            raise UsageError(f"{exc} in {args.db} (see `craits tournament list`)") from None
+        if args.csv:
+            writer = csv.DictWriter(sys.stdout, fieldnames=list(CSV_FIELDS))
+            writer.writeheader()
+            writer.writerows(store.export_rows(args.id))
+            return 0
+        if not args.json:
+            print(f"tournament {info.id}: {info.name}, {info.status}, "
+                  f"{info.jobs.get('done', 0)}/{info.total} games")
+        _print_standings(store.standings(args.id), args.id, args.json)
+    return 0
+
+
+def _print_standings(standings: Standings, tid: str, as_json: bool) -> None:
+    if as_json:
+        print_json({"tournament": tid, **standings.to_dict()})
+        return
+    print(format_standings(standings))
+
+
+def format_standings(s: Standings) -> str:
+    """The final table: rank, bot, rating ± CI, games, mean points, wins, strikes."""
+    pct = round(s.confidence * 100)
+    lines = [
+        f"{s.games} games in {s.deal_sets} deal sets; ratings: Bradley-Terry on the Elo scale, "
+        f"{pct}% intervals from {s.resamples} bootstrap resamples of deal sets",
+        f"{'rank':>4}  {'bot':<20} {'rating':>7} {f'{pct}% interval':>17} {'games':>6} "
+        f"{'mean pts':>9} {'wins':>5} {'strikes':>7}",
+    ]
+    for r in s.rows:
+        interval = f"[{r.low:+.0f}, {r.high:+.0f}]"
+        lines.append(
+            f"{r.rank:>4}  {r.bot:<20} {r.rating:>+7.0f} {interval:>17} {r.stats.games:>6} "
+            f"{r.stats.mean_points:>9.1f} {r.stats.wins:>5} {r.stats.strikes:>7}"
+        )
+    return "\n".join(lines)

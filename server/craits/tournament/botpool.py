@@ -1,0 +1,97 @@
+"""The bots of a running tournament: one process (or one remote connection) per bot, shared by
+all its tables.
+
+Launched bots (bundled or command) are started once and multiplex every table they sit at over
+their one stream. A launched bot that dies is started again, with a new token, for its next game
+(its games in progress forfeit under the failure policy), up to ``MAX_RESTARTS`` times. Remote
+bots get the token from the configuration (or a fresh one) and are waited for.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+import trio
+
+from craits.referee.hub import BotEntry, RemoteSeat
+from craits.referee.launcher import BotProcess, launch
+from craits.referee.server import Referee
+
+from .config import BotSpec
+
+LAUNCH_CONNECT_S: Final = 30.0
+MAX_RESTARTS: Final = 3
+
+
+class BotPoolError(Exception):
+    """A bot could not be brought into the tournament."""
+
+
+class BotPool:
+    """Bot name -> the hub entry that currently plays for it."""
+
+    def __init__(
+        self, referee: Referee, nursery: trio.Nursery, log_dir: Path,
+        say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+    ) -> None:
+        self._referee = referee
+        self._nursery = nursery
+        self._log_dir = log_dir
+        self._say = say
+        self._entries: dict[str, BotEntry] = {}
+        self._specs: dict[str, BotSpec] = {}
+        self._processes: dict[str, BotProcess] = {}
+        self._restarts: dict[str, int] = {}
+
+    async def start(self, bots: tuple[BotSpec, ...], remote_timeout_s: float) -> None:
+        """Launch every launched bot and wait for every bot to connect."""
+        for spec in bots:
+            self._specs[spec.name] = spec
+            if spec.kind == "remote":
+                entry = self._referee.hub.issue_token(spec.name, spec.token or None)
+                self._entries[spec.name] = entry
+                self._say(f"remote bot {spec.name}: CRAITS_SERVER={self._referee.address} "
+                          f"CRAITS_TOKEN={entry.token}")
+            else:
+                await self._launch(spec)
+        for spec in bots:
+            timeout = remote_timeout_s if spec.kind == "remote" else LAUNCH_CONNECT_S
+            if not await self._referee.hub.wait_connected(self._entries[spec.name], timeout):
+                raise BotPoolError(self._no_show(spec))
+
+    async def seat(self, name: str) -> RemoteSeat:
+        """A seat for bot ``name`` in a new game, restarting its process first if it died."""
+        entry = self._entries[name]
+        if entry.dead and self._restarts.get(name, 0) < MAX_RESTARTS:
+            self._restarts[name] = self._restarts.get(name, 0) + 1
+            self._say(f"bot {name} died ({entry.dead_reason}); restarting it")
+            entry = await self._launch(self._specs[name])
+            await self._referee.hub.wait_connected(entry, LAUNCH_CONNECT_S)
+        return self._referee.hub.seat_for(entry)
+
+    async def stop(self) -> None:
+        """Stop every process we started."""
+        for process in self._processes.values():
+            await process.stop()
+
+    async def _launch(self, spec: BotSpec) -> BotEntry:
+        command = spec.command if spec.kind == "command" else (spec.bundled or spec.name)
+        process = await launch(
+            self._referee.hub, self._referee.address, command, spec.name, self._log_dir
+        )
+        self._processes[spec.name] = process
+        self._entries[spec.name] = process.entry
+        self._nursery.start_soon(process.watch, self._referee.hub)
+        return process.entry
+
+    def _no_show(self, spec: BotSpec) -> str:
+        entry = self._entries[spec.name]
+        if entry.dead:
+            return f"bot {spec.name!r} exited before connecting: {entry.dead_reason}"
+        if spec.kind == "remote":
+            return f"remote bot {spec.name!r} did not connect with its token in time"
+        log = self._processes[spec.name].stderr_path
+        return f"bot {spec.name!r} started but never connected to the referee (see {log})"

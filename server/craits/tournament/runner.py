@@ -1,0 +1,176 @@
+"""Playing a stored tournament: many tables at once under trio, every result recorded at once.
+
+``run_tournament`` starts an embedded referee, brings in the bots (``BotPool``), and runs
+``concurrency`` table workers. Each worker claims the next pending job that does not put any bot
+over ``max_tables_per_bot``, plays it through the referee, and records the finished game (result
+and whole log) in one transaction. A killed run leaves at worst some jobs ``running`` with nothing
+recorded; the next run resets them and plays them again from their seeds, so no game is lost or
+counted twice. A game's id depends only on the tournament seed and the game's index, so a
+deterministic bot plays it the same way in a resumed run, or in another tournament with the same
+seed, as in the first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from craits.engine import Rules
+from craits.referee.game import GameResult as RefereeResult
+from craits.referee.game import GameSpec, play_game
+from craits.referee.server import open_referee
+
+from .botpool import BotPool
+from .elo import OnlineElo
+from .records import FinishedGame, LogEntry
+from .results import GameResult
+from .schedule import Job
+from .store import Store
+
+REMOTE_CONNECT_S = 600.0
+
+
+@dataclass(slots=True)
+class Progress:
+    """A live snapshot for progress displays."""
+
+    tournament_id: str
+    total: int
+    done: int
+    started_at: float
+    elo: dict[str, float] = field(default_factory=dict)
+    last: str = ""
+    """A one-line description of the last finished game."""
+
+    @property
+    def rate(self) -> float:
+        """Games per second in this run."""
+        return self.played / max(1e-9, time.monotonic() - self.started_at)
+
+    played: int = 0
+    """Games finished in this run (``done`` also counts earlier runs)."""
+
+    @property
+    def eta_s(self) -> float:
+        """Estimated seconds to the end."""
+        return (self.total - self.done) / self.rate if self.played else float("nan")
+
+
+ProgressHook = Callable[[Progress], None]
+
+
+class _Run:
+    def __init__(self, store: Store, tournament_id: str, pool: BotPool, hook: ProgressHook) -> None:
+        self.store = store
+        self.tid = tournament_id
+        self.config = store.config(tournament_id)
+        self.pool = pool
+        self.hook = hook
+        self.busy: Counter[str] = Counter()
+        self.freed = trio.Event()
+        info = store.tournament(tournament_id)
+        self.elo = OnlineElo(self.config.bot_names)
+        for result in store.results(tournament_id):
+            self.elo.add(result)
+        self.progress = Progress(
+            tournament_id, info.total, info.jobs.get("done", 0), time.monotonic(),
+            dict(self.elo.ratings),
+        )
+
+    def can_seat(self, seats: tuple[str, ...]) -> bool:
+        limit = self.config.max_tables_per_bot
+        return all(self.busy[bot] < limit for bot in seats)
+
+    async def worker(self) -> None:
+        while True:
+            job = self.store.claim_next(self.tid, self.can_seat)
+            if job is None:
+                if not self.store.tournament(self.tid).jobs.get("pending", 0):
+                    return
+                await self.freed.wait()
+                continue
+            self.busy.update(job.seats)
+            try:
+                await self.play(job)
+            finally:
+                self.busy.subtract(job.seats)
+                self.freed.set()
+                self.freed = trio.Event()
+
+    async def play(self, job: Job) -> None:
+        seats = [await self.pool.seat(name) for name in job.seats]
+        spec = GameSpec(
+            f"s{self.config.seed}-g{job.game_index}", Rules.from_json(job.rules_json), job.seed,
+            job.time, job.failure,
+        )
+        started = time.time()
+        result = await play_game(spec, seats)
+        finished = _finished(self.tid, job, result, started)
+        if await trio.to_thread.run_sync(self.store.record_game, finished):
+            self._report(job, result)
+
+    def _report(self, job: Job, result: RefereeResult) -> None:
+        self.elo.add(GameResult(
+            job.game_index, job.meeting_index, job.deal_set, job.rotation, job.seats,
+            result.totals, result.places, result.strikes, result.forfeited,
+        ))
+        p = self.progress
+        p.done += 1
+        p.played += 1
+        p.elo = dict(self.elo.ratings)
+        winner = job.seats[result.places.index(1)]
+        p.last = f"game {job.game_index}: {winner} won ({', '.join(job.seats)})"
+        self.hook(p)
+
+
+def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
+    """What the store keeps of a refereed game: result, every event, every move with timing."""
+    log = [LogEntry(e.kind, e.seat, e.to_dict()) for e in result.events]
+    log += [
+        LogEntry("move", m.seat, {"decision": m.decision_id, "move": str(m.move),
+                                  "defaulted": m.defaulted}, round(m.elapsed_ms, 3))
+        for m in result.moves
+    ]
+    log += [
+        LogEntry("forfeit" if f.forfeit else "strike" if f.strike else "fault", f.seat,
+                 {"kind": f.kind, "detail": f.detail, "decision": f.decision_id})
+        for f in result.faults
+    ]
+    outcome = result.outcome
+    return FinishedGame(
+        tournament_id=tid, game_index=job.game_index, totals=result.totals,
+        places=result.places, strikes=result.strikes, forfeited=result.forfeited,
+        started=started, finished=time.time(), log=tuple(log),
+        outcome={"hands_played": outcome.hands_played, "hand_scores": outcome.hand_scores,
+                 "pressure_points": outcome.pressure_points,
+                 "capped_hands": outcome.capped_hands, "decisions": len(result.moves),
+                 "seconds": round(result.seconds, 4)},
+    )
+
+
+async def run_tournament(
+    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
+    host: str = "127.0.0.1",
+) -> None:
+    """Play every pending game of a stored tournament (resuming whatever a dead run left)."""
+    store.reset_running(tournament_id)
+    store.set_status(tournament_id, "running")
+    async with open_referee(host) as referee, trio.open_nursery() as nursery:
+        pool = BotPool(referee, nursery, log_dir)
+        try:
+            run = _Run(store, tournament_id, pool, hook)
+            await pool.start(run.config.bots, REMOTE_CONNECT_S)
+            hook(run.progress)
+            async with trio.open_nursery() as tables:
+                for _ in range(run.config.concurrency):
+                    tables.start_soon(run.worker)
+        finally:
+            with trio.CancelScope(shield=True):
+                await pool.stop()
+            nursery.cancel_scope.cancel()
+    store.set_status(tournament_id, "finished")
