@@ -1,0 +1,93 @@
+"""Bot processes running under a fresh loopback referee, for commands that drive seats themselves.
+
+``run_match`` plays exactly one all-bot game; ``craits check`` (one bot, scripted positions) and
+``craits play`` (a person against bots) need the same start-up and clean-up around their own
+loops. This is that part, in one place: start a referee, launch each SPEC, watch the processes,
+wait for every bot to connect (with a reason when one does not), and always stop them after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from .hub import BotHub
+from .launcher import BotProcess, launch
+from .server import Referee, open_referee
+
+
+class NotConnected(Exception):
+    """A launched bot never connected; the message says why in one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Running:
+    """A referee and the bot processes launched against it (in SPEC order)."""
+
+    referee: Referee
+    bots: tuple[BotProcess, ...]
+
+    @property
+    def hub(self) -> BotHub:
+        """The referee's hub, where seats for the bots come from."""
+        return self.referee.hub
+
+
+@asynccontextmanager
+async def running_bots(
+    specs: Sequence[str], names: Sequence[str], log_dir: Path, host: str = "127.0.0.1"
+) -> AsyncIterator[Running]:
+    """Launch one process per SPEC (not yet waiting for it to connect); stop them all on exit.
+
+    ``LaunchError`` from the launcher passes through: the caller decides how to report it.
+    """
+    try:
+        async with open_referee(host) as referee, trio.open_nursery() as nursery:
+            bots: list[BotProcess] = []
+            try:
+                for spec, name in zip(specs, names, strict=True):
+                    bot = await launch(referee.hub, referee.address, spec, name, log_dir)
+                    bots.append(bot)
+                    nursery.start_soon(bot.watch, referee.hub)
+                yield Running(referee, tuple(bots))
+            finally:
+                with trio.CancelScope(shield=True):
+                    for bot in bots:
+                        await bot.stop()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        raise _sole(group) from None
+
+
+def _sole(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The one exception the nursery wrapped (the watchers never raise), so callers can catch it.
+
+    Trio wraps whatever leaves a nursery's body in an exception group; without this, a caller's
+    ``except NotConnected`` or ``except LaunchError`` would never match.
+    """
+    leaves = group.exceptions
+    if len(leaves) == 1 and not isinstance(leaves[0], BaseExceptionGroup):
+        return leaves[0]
+    return group
+
+
+async def connect_all(running: Running, timeout_s: float) -> None:
+    """Wait for every bot to connect; ``NotConnected`` names the first that did not, and why."""
+    for bot in running.bots:
+        if not await running.hub.wait_connected(bot.entry, timeout_s):
+            raise NotConnected(why_not_connected(bot, timeout_s))
+
+
+def why_not_connected(bot: BotProcess, timeout_s: float) -> str:
+    """One line: the process's exit (with its last stderr line) or the timeout and what to check."""
+    entry = bot.entry
+    if entry.dead:
+        return f"bot {entry.name!r} never connected: {entry.dead_reason}"
+    return (
+        f"bot {entry.name!r} did not connect within {timeout_s:g}s (does it dial CRAITS_SERVER "
+        f"with the CRAITS_TOKEN it was given? its stderr is in {bot.stderr_path})"
+    )
