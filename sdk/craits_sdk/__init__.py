@@ -21,6 +21,7 @@ from .bot import BadDecision, Bot, MoveLike, to_move
 from .cli import run
 from .client import EXIT_FAILURE, EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, Options, serve
 from .game import GameInfo, GameResult
+from .inprocess import as_policy
 from .local import play_game
 from .session import RefereeError, Session
 from .view import Rejection, View
@@ -40,6 +41,7 @@ __all__ = [
     "Rejection",
     "Session",
     "View",
+    "as_policy",
     "play_game",
     "run",
     "serve",

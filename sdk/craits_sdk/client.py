@@ -53,7 +53,7 @@ class Options:
     token: str
     """The token the referee issued for this bot."""
     attempts: int = 8
-    """Dials in a row that may fail before giving up (the count restarts after each Welcome)."""
+    """Re-dials after a failed or dropped connection before giving up (restarts at each Welcome)."""
     backoff_s: float = 0.2
     """Wait before the first re-dial; doubles after each failed one."""
     max_backoff_s: float = 5.0
@@ -76,18 +76,20 @@ async def serve(bot: Bot, options: Options) -> int:
             reason = await _connect_once(session, options)
         except _Fatal as fatal:
             return fatal.status
-        if session.welcome is not None:
+        lost = session.welcome is not None
+        if lost:
             failures = 0
         failures += 1
         if failures > options.attempts:
             LOG.error(
-                "the referee at %s is gone (%s); gave up after %d attempts",
-                options.server, reason, options.attempts,
+                "the referee at %s is gone (%s); gave up after %d failed dials in a row",
+                options.server, reason, failures,
             )
             return EXIT_UNREACHABLE
         delay = min(options.max_backoff_s, options.backoff_s * 2 ** (failures - 1))
         LOG.warning(
-            "connection to %s lost (%s); reconnecting in %.1f s (attempt %d of %d)",
+            "%s %s (%s); re-dialling in %.1f s (%d of %d)",
+            "lost the connection to" if lost else "cannot reach the referee at",
             options.server, reason, delay, failures, options.attempts,
         )
         await asyncio.sleep(delay)
