@@ -297,3 +297,13 @@ def test_dealer_rotation_over_a_whole_game() -> None:
     game, _ = hand_starts(rules(max_turns_per_hand=30), 3, 4)
     dealers = [e.seat for e in of_kind(game.events, "hand_start")]
     assert dealers == [(dealers[0] + i) % 3 for i in range(15)]
+
+
+def test_first_dealer_draw_uses_the_full_deck_even_without_kings_and_queens() -> None:
+    r = rules(remove_kings_queens=True)
+    drawn = set()
+    for seed in range(40):
+        game = Game.new(r, 2, seed)
+        drawn |= {RANK[e.cards[0]] for e in of_kind(game.events, "dealer_draw")}
+        assert len(all_cards(game)) == 44
+    assert {12, 13} <= drawn

@@ -10,6 +10,7 @@ from craits.engine import Game, IllegalMove, Phase, preset
 
 from .helpers import (
     draws,
+    last_hand,
     legal_text,
     move,
     of_kind,
@@ -201,3 +202,11 @@ def test_deal_announcement_dealt_hand_has_every_seat_pending() -> None:
         deals = of_kind(game.events[last_start:], "deal")
         assert sorted(e.seat for e in deals) == [0, 1, 2] and {e.value for e in deals} == {1}
         assert all(m.one_card for m in game.legal_moves())
+
+
+def test_deal_announcement_not_owed_by_players_who_never_decided() -> None:
+    game = one_card_deal()
+    game.hand_index = last_hand()  # end the game with this hand
+    events = play(game, "play 5D one-card")
+    assert not of_kind(events, "penalty")
+    assert game.is_over

@@ -160,3 +160,12 @@ def test_turn_cap_in_whole_games(players: int) -> None:
     assert len(ends) == 15
     assert game.outcome is not None
     assert game.outcome.capped_hands == sum(e.detail == "cap" for e in ends) > 0
+
+
+def test_the_dealers_suit_choice_counts_toward_the_cap() -> None:
+    game = position(["KC QC", "KH QH"], top="8D", stock=CAP_STOCK, hand_index=last_hand(),
+                    rules=rules(max_turns_per_hand=10), phase=Phase.CHOOSE_SUIT, to_act=1,
+                    dealer=1)
+    game.turns_in_hand = 9
+    events = play(game, "suit S")
+    assert of_kind(events, "hand_end")[0].detail == "cap" and game.is_over
