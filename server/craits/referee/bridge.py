@@ -148,6 +148,10 @@ class GrpcBridge:
         loop, thread = self._loop, self._thread
         if loop is None or thread is None:
             return
+        self.hub.close_all()
+        dirty, self._dirty = self._dirty, []
+        for stream in dirty:
+            stream.flush()
         future: Future[None] = asyncio.run_coroutine_threadsafe(self._shutdown(grace_s), loop)
         await trio.to_thread.run_sync(future.result)
         loop.call_soon_threadsafe(loop.stop)

@@ -111,6 +111,11 @@ class BotHub:
                 await entry.connected.wait()
         return entry.session is not None
 
+    def close_all(self) -> None:
+        """End every stream cleanly (the referee is shutting down; bots may exit)."""
+        for session in list(self._sessions.values()):
+            session.close()
+
     # ------------------------------------------------------------ callbacks from the bridge
     def on_open(self, send: Sender, close: Closer) -> Session:
         """A stream opened; it must say Hello first."""
