@@ -1,0 +1,78 @@
+"""``craits pipe -- COMMAND...``: play under a referee with any program that reads and writes lines.
+
+A thin layer over ``craits.pipebot.run_pipe``: options, checks that can fail before connecting,
+logging. The pipe library (and the SDK it builds on) is imported only when the command runs, so
+the other ``craits`` commands never pay for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from .common import UsageError
+
+DEFAULT_ATTEMPTS = 5
+"""Failed dials in a row before giving up (the SDK's bots use the same reconnect rule)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``craits pipe``."""
+    parser = subparsers.add_parser(
+        "pipe", help="play as a bot by running a program that speaks JSON lines",
+        description="Connect to a referee as a bot (CRAITS_SERVER and CRAITS_TOKEN, as the "
+        "referee sets them when it launches a bot) and start COMMAND once per game. For each "
+        "decision COMMAND reads one JSON line on stdin (the observation, its legal moves, the "
+        "rules) and writes one line on stdout: a move such as 'play 8C suit=H' or 'draw', or "
+        "the index of a legal move. stdin is closed when the game ends. See docs/pipe-bots.md.",
+        epilog="example: craits match --bot 'craits pipe -- bash bots/pipe/first_legal.sh' "
+        "--bot greedy",
+    )
+    parser.add_argument("--server", help="referee HOST:PORT (default: $CRAITS_SERVER)")
+    parser.add_argument("--token", help="this bot's token (default: $CRAITS_TOKEN)")
+    parser.add_argument("--attempts", type=int, default=DEFAULT_ATTEMPTS,
+                        help=f"failed dials in a row before giving up ({DEFAULT_ATTEMPTS})")
+    parser.add_argument("--stderr", type=Path, metavar="FILE",
+                        help="append the program's stderr to FILE (default: this process's "
+                        "stderr, which a referee-launched bot has in its log)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="log only problems")
+    parser.add_argument("command", nargs="+", metavar="COMMAND",
+                        help="the program and its arguments (after --; run directly, no shell)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check what can be checked before connecting, then play until the referee is done."""
+    from craits_sdk import Options
+
+    from craits.pipebot import run_pipe
+
+    server = args.server or os.environ.get("CRAITS_SERVER")
+    token = args.token if args.token is not None else os.environ.get("CRAITS_TOKEN")
+    if not server:
+        raise UsageError("no referee address: pass --server HOST:PORT or set CRAITS_SERVER")
+    if not token:
+        raise UsageError("no bot token: pass --token TOKEN or set CRAITS_TOKEN")
+    if args.attempts < 0:
+        raise UsageError("--attempts must be 0 or more")
+    if shutil.which(args.command[0]) is None:
+        raise UsageError(f"cannot run {args.command[0]!r}: not found or not executable")
+    _configure_logging(args.quiet)
+    options = Options(server=server, token=token, attempts=args.attempts)
+    return asyncio.run(run_pipe(args.command, options, args.stderr))
+
+
+def _configure_logging(quiet: bool) -> None:
+    """The pipe's own messages go to stderr, prefixed so they stand out from the program's."""
+    logger = logging.getLogger("craits.pipe")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("craits pipe: %(levelname)s: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.WARNING if quiet else logging.INFO)

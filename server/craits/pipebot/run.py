@@ -1,0 +1,67 @@
+"""The whole pipe process: where children's stderr goes, and a clean stop on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import Coroutine, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from craits_sdk import Options
+
+from .client import serve
+from .game import ChildSpec
+from .session import PipeSession
+
+EXIT_TERMINATED: Final = 128 + signal.SIGTERM
+"""The status after SIGTERM, once every child has been closed."""
+
+
+async def run_pipe(
+    argv: Sequence[str],
+    options: Options,
+    stderr: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> int:
+    """Play as a pipe bot until the referee ends the stream; return the exit status.
+
+    ``stderr``: a file the children's stderr is appended to (default: this process's stderr).
+    SIGTERM ends the run cleanly: children get EOF (and are killed if they linger), so stopping
+    the pipe leaves no orphans behind.
+    """
+    with contextlib.ExitStack() as stack:
+        err_file = stack.enter_context(stderr.open("ab")) if stderr is not None else None
+        spec = ChildSpec(tuple(argv), err_file, dict(os.environ if env is None else env))
+        session = PipeSession(spec)
+        try:
+            return await _until_sigterm(serve(session, options))
+        finally:
+            await session.close()
+
+
+async def _until_sigterm(work: Coroutine[Any, Any, int]) -> int:
+    """Run ``work``; a SIGTERM cancels it and gives ``EXIT_TERMINATED``."""
+    task = asyncio.ensure_future(work)
+    terminated = False
+
+    def on_sigterm() -> None:
+        nonlocal terminated
+        terminated = True
+        task.cancel()
+
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+        return await task
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if terminated:
+            return EXIT_TERMINATED
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
