@@ -11,7 +11,7 @@ from craits import __version__
 
 from .common import UsageError
 
-COMMAND_MODULES = ("rules", "simulate", "match", "serve", "tournament", "check")
+COMMAND_MODULES = ("rules", "simulate", "match", "serve", "tournament", "check", "play", "pipe")
 """Modules of ``craits.cli`` that each add one or more subcommands via ``register``."""
 
 

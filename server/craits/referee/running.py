@@ -64,15 +64,16 @@ async def running_bots(
 
 
 def _sole(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The one exception the nursery wrapped (the watchers never raise), so callers can catch it.
+    """The one exception the nurseries wrapped (the watchers never raise), so callers catch it.
 
-    Trio wraps whatever leaves a nursery's body in an exception group; without this, a caller's
+    Trio wraps whatever leaves a nursery's body in an exception group, once per nursery it
+    crosses (ours, and any inside ``open_referee``); without this, a caller's
     ``except NotConnected`` or ``except LaunchError`` would never match.
     """
-    leaves = group.exceptions
-    if len(leaves) == 1 and not isinstance(leaves[0], BaseExceptionGroup):
-        return leaves[0]
-    return group
+    exc: BaseException = group
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
 
 
 async def connect_all(running: Running, timeout_s: float) -> None:

@@ -1,0 +1,61 @@
+"""``craits play``: a person plays one game in the terminal (seat 0) against bot processes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from craits.referee.game import GameSpec
+from craits.referee.human import HUMAN_MOVE_MS, HumanSeat, play_with_human
+from craits.referee.launcher import LaunchError
+from craits.referee.policy import TimeControl
+from craits.referee.running import NotConnected
+
+from .common import UsageError, add_rules_options, rules_from_args
+from .results import format_result
+
+
+def register(subparsers: Any) -> None:
+    """Add ``craits play``."""
+    parser = subparsers.add_parser(
+        "play", help="play a game yourself in the terminal against bots",
+        description="You are seat 0; each --bot is launched as its own process against a "
+        "loopback referee. On your turn the table, your hand and your legal moves are shown; "
+        "answer with a move's number, its text ('play 8C suit=H', 'draw') or a card ('7H'). "
+        "q quits. There is no time limit.",
+    )
+    parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
+                        required=True, help="an opponent: bundled name or shell command "
+                        "(repeat for 1 to 9 opponents)")
+    parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    add_rules_options(parser)
+    parser.add_argument("--log-dir", type=Path,
+                        help="where bot stderr logs go (default: a new temp dir)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate, play, print the result table (nothing if you quit)."""
+    if not 1 <= len(args.bots) <= 9:
+        raise UsageError(f"play against 1 to 9 bots, got {len(args.bots)} (repeat --bot SPEC)")
+    rules = rules_from_args(args)
+    spec = GameSpec(f"play-{args.seed}", rules, args.seed, TimeControl(HUMAN_MOVE_MS, 0))
+    logs = args.log_dir or Path(tempfile.mkdtemp(prefix="craits-play-"))
+    human = HumanSeat()
+    try:
+        result = trio.run(play_with_human, human, args.bots, spec, logs)
+    except LaunchError as exc:
+        raise UsageError(str(exc)) from None
+    except NotConnected as exc:
+        print(f"craits: {exc}", file=sys.stderr)
+        return 1
+    if result is None:
+        return 0
+    print()
+    print(format_result(result))
+    return 0
