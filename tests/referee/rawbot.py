@@ -75,7 +75,7 @@ def session(mode: str, capture: str | None, state: dict[str, int]) -> str:
             for msg in packet.messages:
                 case = msg.WhichOneof("payload")
                 if case == "error":
-                    return "error"
+                    return "done" if msg.error.code == pb.ERROR_CODE_SHUTDOWN else "error"
                 if case == "rejected" and msg.rejected.retries_left > 0:
                     open_req = pending.get((msg.rejected.game_id, msg.rejected.decision_id))
                     if open_req is not None:

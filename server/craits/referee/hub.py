@@ -112,9 +112,9 @@ class BotHub:
         return entry.session is not None
 
     def close_all(self) -> None:
-        """End every stream cleanly (the referee is shutting down; bots may exit)."""
+        """Tell every bot the referee is shutting down (so it exits instead of re-dialling)."""
         for session in list(self._sessions.values()):
-            session.close()
+            self._fatal(session, pb.ERROR_CODE_SHUTDOWN, "the referee is shutting down; goodbye")
 
     # ------------------------------------------------------------ callbacks from the bridge
     def on_open(self, send: Sender, close: Closer) -> Session:

@@ -1,0 +1,139 @@
+"""Referee throughput and latency with remote Python bots, beside a raw grpc.aio ping-pong.
+
+Usage: ``.venv/bin/python benchmarks/referee_bench.py [--seconds 5] [--tables 1 8] [--json]``
+
+For each table count T: (1) raw ping-pong: a grpc.aio server echoing on the same ``Connect``
+stream shape, and one client process with T streams, messages of the size of a real decision
+request; (2) the referee: T concurrent 2-player games between two SDK bot processes (``random``),
+each bot multiplexing all T tables over its one stream. Reported: decisions (round trips) per
+second, and latency percentiles. The referee's latency is what it measures itself, from sending
+a request to receiving the valid reply; "added" is that minus the raw round trip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from craits.engine import Game, observe, preset
+from craits.protocol import moves_to_pb, observation_to_pb
+from craits.referee.game import GameSpec, play_game
+from craits.referee.launcher import launch
+from craits.referee.server import open_referee
+from craits.v1 import referee_pb2 as pb
+
+PINGPONG = Path(__file__).with_name("pingpong.py")
+
+
+def typical_request_size() -> int:
+    """Mean serialized size of decision requests in a real 2-player game."""
+    game = Game.new(preset("standard"), 2, 1)
+    sizes, sent = [], [0, 0]
+    while not game.is_over:
+        seat = game.to_act
+        obs = observe(game, seat, sent[seat])
+        sent[seat] = len(game.events)
+        req = pb.DecisionRequest(game_id="g1", decision_id=1, observation=observation_to_pb(obs),
+                                 legal_moves=moves_to_pb(obs.legal_moves))
+        sizes.append(req.ByteSize())
+        game.apply(game.legal_moves()[0])
+    return sum(sizes) // len(sizes)
+
+
+def raw_pingpong(streams: int, seconds: float, size: int) -> dict[str, float]:
+    """Round trips per second and latency of the raw ceiling."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port_file = Path(tmp) / "port"
+        server = subprocess.Popen([sys.executable, str(PINGPONG), "serve", str(port_file), str(size)])
+        try:
+            while not port_file.exists() or not port_file.read_text():
+                time.sleep(0.05)
+            out = subprocess.run(
+                [sys.executable, str(PINGPONG), "client", f"127.0.0.1:{port_file.read_text()}",
+                 str(streams), str(seconds), str(size)],
+                capture_output=True, text=True, check=True,
+            ).stdout
+        finally:
+            server.kill()
+            server.wait()
+    result: dict[str, float] = json.loads(out)
+    return result
+
+
+async def _referee(tables: int, seconds: float) -> dict[str, float]:
+    async with open_referee() as ref, trio.open_nursery() as nursery:
+        logs = Path(tempfile.mkdtemp(prefix="craits-bench-"))
+        bots = [await launch(ref.hub, ref.address, "random", f"random{i}", logs) for i in range(2)]
+        for bot in bots:
+            nursery.start_soon(bot.watch, ref.hub)
+            await ref.hub.wait_connected(bot.entry, 30)
+        decisions, latencies = 0, []
+        deadline = time.perf_counter() + seconds
+
+        async def table(t: int) -> None:
+            nonlocal decisions
+            game = 0
+            while time.perf_counter() < deadline:
+                spec = GameSpec(f"t{t}g{game}", preset("standard"), 1000 * t + game)
+                seats = [ref.hub.seat_for(b.entry) for b in bots]
+                result = await play_game(spec, seats)
+                decisions += len(result.moves)
+                latencies.extend(result.latencies_us)
+                game += 1
+
+        started = time.perf_counter()
+        async with trio.open_nursery() as games:
+            for t in range(tables):
+                games.start_soon(table, t)
+        elapsed = time.perf_counter() - started
+        for bot in bots:
+            await bot.stop()
+        nursery.cancel_scope.cancel()
+    latencies.sort()
+    return {
+        "decisions_per_s": decisions / elapsed,
+        "p50_us": latencies[len(latencies) // 2],
+        "p99_us": latencies[int(len(latencies) * 0.99)],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    size = typical_request_size()
+    rows: list[dict[str, Any]] = []
+    for tables in args.tables:
+        raw = raw_pingpong(tables, args.seconds, size)
+        ref = trio.run(_referee, tables, args.seconds)
+        rows.append({
+            "tables": tables, "message_bytes": size,
+            "raw_rt_per_s": round(raw["round_trips_per_s"]),
+            "referee_decisions_per_s": round(ref["decisions_per_s"]),
+            "ratio": round(ref["decisions_per_s"] / raw["round_trips_per_s"], 2),
+            "raw_p50_us": round(raw["p50_us"]), "raw_p99_us": round(raw["p99_us"]),
+            "referee_p50_us": round(ref["p50_us"]), "referee_p99_us": round(ref["p99_us"]),
+            "added_p50_us": round(ref["p50_us"] - raw["p50_us"]),
+            "added_p99_us": round(ref["p99_us"] - raw["p99_us"]),
+        })
+    if args.json:
+        print(json.dumps(rows))
+        return
+    head = list(rows[0])
+    print(" | ".join(head))
+    for row in rows:
+        print(" | ".join(str(row[k]) for k in head))
+
+
+if __name__ == "__main__":
+    main()
