@@ -15,6 +15,7 @@ from craits_sdk import Bot
 BUNDLED: Final[dict[str, str]] = {
     "random": "craits_bots.random:RandomBot",
     "greedy": "craits_bots.greedy:GreedyBot",
+    "lowcard": "craits_bots.lowcard:LowCardBot",
 }
 """Bundled bot name -> ``module:Class`` target."""
 

@@ -7,6 +7,7 @@ import statistics
 import pytest
 from craits.engine import Game, Rules, observe, preset
 from craits_bots.greedy import GreedyBot
+from craits_bots.lowcard import LowCardBot
 from craits_bots.random import RandomBot
 from craits_bots.registry import BUNDLED, launch_command, load
 from craits_sdk import Bot, GameInfo, View, play_game
@@ -32,7 +33,7 @@ def _check_game(rules: Rules, players: int, seed: int) -> int:
         seat = game.to_act
         obs = observe(game, seat, since=infos[seat].next_index)
         view = View.from_observation(obs, rules, game=infos[seat])
-        for bot in (bots[seat], GreedyBot(), RandomBot(decisions)):
+        for bot in (bots[seat], GreedyBot(), RandomBot(decisions), LowCardBot()):
             assert bot.move_for(view) in obs.legal_moves, (bot, obs.legal_moves)
         game.apply(bots[seat].move_for(view))
         decisions += 1
@@ -99,9 +100,11 @@ def test_registry_names_launchable_bot_classes() -> None:
     assert BUNDLED == {
         "random": "craits_bots.random:RandomBot",
         "greedy": "craits_bots.greedy:GreedyBot",
+        "lowcard": "craits_bots.lowcard:LowCardBot",
     }
     command = launch_command("greedy")
     assert command[1:] == ["-m", "craits_sdk", "run", "craits_bots.greedy:GreedyBot"]
     assert load("greedy") is GreedyBot and load("random") is RandomBot
-    with pytest.raises(KeyError, match="known: random, greedy"):
+    assert load("lowcard") is LowCardBot
+    with pytest.raises(KeyError, match="known: random, greedy, lowcard"):
         load("nobody")

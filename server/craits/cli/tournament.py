@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -21,7 +22,8 @@ from .common import UsageError, print_json
 from .live import LiveDisplay
 
 DEFAULT_DB = Path("craits-results") / "tournaments.sqlite"
-DEMO_BOTS = ("greedy", "random", "cautious")
+DEMO_BOTS = ("greedy", "random", "lowcard")
+DEMO_DEAL_SETS = 4
 
 
 def register(subparsers: Any) -> None:
@@ -82,9 +84,10 @@ def _bundled() -> list[str]:
 
 
 def demo_config() -> TournamentConfig:
-    """The embedded demo: the bundled bots, tables of 3, two deal sets."""
+    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games)."""
     bots = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
-    return default_config(bots, _bundled())
+    config = default_config(bots, _bundled())
+    return dataclasses.replace(config, name="demo", deal_sets=DEMO_DEAL_SETS)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
