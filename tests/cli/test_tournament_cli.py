@@ -1,0 +1,68 @@
+"""``craits tournament``: user mistakes are one-line errors; show/list/CSV read the store."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+CRAITS = [sys.executable, "-m", "craits"]
+
+SMALL = """
+name = "tiny"
+seed = 5
+table_size = 2
+deal_sets = 1
+[rules]
+short_game = true
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "lowcard"
+"""
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CRAITS, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_config_mistake_names_the_key(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL.replace('name = "lowcard"', 'name = "lowcard"\ncomand = "x"'))
+    done = _run("tournament", "run", str(bad), "--db", str(tmp_path / "t.sqlite"))
+    assert done.returncode == 2
+    assert "bots[1].comand" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_missing_file_and_unknown_id_are_clear_errors(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    missing = _run("tournament", "run", str(tmp_path / "nope.toml"), "--db", db)
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    unknown = _run("tournament", "show", "deadbeef", "--db", db)
+    assert unknown.returncode == 2 and "deadbeef" in unknown.stderr
+    assert "Traceback" not in missing.stderr + unknown.stderr
+
+
+def test_run_then_list_show_and_csv(tmp_path: Path) -> None:
+    config = tmp_path / "tiny.toml"
+    config.write_text(SMALL)
+    db = str(tmp_path / "t.sqlite")
+    ran = _run("tournament", "run", str(config), "--db", db, "--json")
+    assert ran.returncode == 0, ran.stderr
+    final = json.loads(ran.stdout)
+    assert final["games"] == 2 and {r["bot"] for r in final["rows"]} == {"greedy", "lowcard"}
+    tid = final["tournament"]
+    listed = json.loads(_run("tournament", "list", "--db", db, "--json").stdout)
+    assert listed["tournaments"][0]["id"] == tid
+    assert listed["tournaments"][0]["status"] == "finished"
+    shown = json.loads(_run("tournament", "show", tid, "--db", db, "--json").stdout)
+    assert shown["rows"] == final["rows"]
+    rows = list(csv.DictReader(io.StringIO(_run("tournament", "show", tid, "--db", db,
+                                                "--csv").stdout)))
+    assert len(rows) == 4  # 2 games x 2 seats
+    text = _run("tournament", "show", tid, "--db", db).stdout
+    assert "greedy" in text and "95% interval" in text
