@@ -24,6 +24,7 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -41,6 +42,11 @@ CONFIGS: dict[str, Rules] = {
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 10)
 FULL_HISTORY_GAMES_DIVISOR = 20
 """Whole-history observe() is quadratic in game length, so it runs on fewer games."""
+
+
+CLOCK = time.process_time
+"""CPU seconds of this process: the machine is shared (2 cores), and wall time would also count
+the time other processes held the CPU. Best-of-``repeat`` trims what contention remains."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,78 +85,80 @@ class ObserveRow:
     games: int
     decisions: int
     play_us: float
-    """Microseconds per decision for legal_moves + choice + apply."""
+    """Microseconds per decision without observe (legal_moves + random choice + apply)."""
     observe_since_us: float
-    """Microseconds per observe(game, seat, since=events already sent to that seat)."""
+    """Extra microseconds per decision for observe(game, seat, since=what that seat has seen)."""
     observe_full_us: float | None
-    """Microseconds per observe(game, seat) with the whole history (fewer games; None: skipped)."""
+    """Extra microseconds per decision for observe(game, seat), whole history (fewer games)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {k: round(v, 3) if isinstance(v, float) else v for k, v in asdict(self).items()}
 
 
-def time_playouts(config: str, players: int, games: int, repeat: int) -> PlayoutRow:
-    """Best of ``repeat`` timed runs of ``games`` playouts (seeds 0..games-1)."""
-    rules = CONFIGS[config]
-    best: PlayoutRow | None = None
+def best_of(repeat: int, measure: Callable[[], int]) -> tuple[int, float]:
+    """(what ``measure`` returns, its lowest CPU time over ``repeat`` runs)."""
+    best = float("inf")
+    result = 0
     for _ in range(repeat):
-        decisions = 0
-        start = time.perf_counter()
-        for seed in range(games):
-            decisions += random_playout(rules, players, seed).decisions
-        row = PlayoutRow(config, players, games, decisions, time.perf_counter() - start)
-        if best is None or row.seconds < best.seconds:
-            best = row
-    assert best is not None
-    return best
+        start = CLOCK()
+        result = measure()
+        best = min(best, CLOCK() - start)
+    return result, best
 
 
-def observed_playout(
-    rules: Rules, players: int, seed: int, incremental: bool
-) -> tuple[int, float, float]:
-    """One random game observing the seat to act before each decision.
+def time_playouts(config: str, players: int, games: int, repeat: int) -> PlayoutRow:
+    """Random playouts of seeds 0..games-1, exactly as ``craits simulate`` plays them."""
+    rules = CONFIGS[config]
 
-    Returns (decisions, seconds deciding, seconds observing), timed apart. Legal moves are
-    generated (and cached by the game) before observe() so that its time is observe's own.
+    def play() -> int:
+        return sum(random_playout(rules, players, seed).decisions for seed in range(games))
+
+    decisions, seconds = best_of(repeat, play)
+    return PlayoutRow(config, players, games, decisions, seconds)
+
+
+NO_OBSERVE, OBSERVE_SINCE, OBSERVE_FULL = "none", "since", "full"
+
+
+def observed_playout(rules: Rules, players: int, seed: int, mode: str) -> int:
+    """One random game, observing the seat to act before each decision as ``mode`` says.
+
+    ``since`` passes each seat the index of the first event it has not been shown yet, as a
+    referee streaming events would; ``full`` asks for the whole history every time. Returns the
+    number of decisions (the same in every mode: observing changes nothing).
     """
     game = Game.new(rules, players, seed)
     choice = policy_rng(seed).choice
     seen = [0] * players
-    clock = time.perf_counter
-    decisions, playing, observing = 0, 0.0, 0.0
+    decisions = 0
     while not game.is_over:
         seat = game.to_act
-        t0 = clock()
-        legal = game.legal_moves()
-        t1 = clock()
-        observe(game, seat, seen[seat]) if incremental else observe(game, seat)
-        t2 = clock()
-        game.apply(choice(legal))
-        t3 = clock()
-        seen[seat] = len(game.events) if incremental else 0
+        if mode == OBSERVE_SINCE:
+            observe(game, seat, seen[seat])
+            seen[seat] = len(game.events)
+        elif mode == OBSERVE_FULL:
+            observe(game, seat)
+        game.apply(choice(game.legal_moves()))
         decisions += 1
-        playing += (t1 - t0) + (t3 - t2)
-        observing += t2 - t1
-    return decisions, playing, observing
+    return decisions
 
 
-def time_observe(players: int, games: int, full_games: int) -> ObserveRow:
-    """observe() per decision: incremental on ``games`` games, whole-history on ``full_games``."""
+def time_observe(players: int, games: int, full_games: int, repeat: int) -> ObserveRow:
+    """observe()'s cost per decision, as the CPU time it adds to the same playouts."""
     rules = CONFIGS["standard"]
-    decisions, playing, since = 0, 0.0, 0.0
-    for seed in range(games):
-        d, p, o = observed_playout(rules, players, seed, incremental=True)
-        decisions, playing, since = decisions + d, playing + p, since + o
-    full_decisions, full = 0, 0.0
-    for seed in range(full_games):
-        d, _, o = observed_playout(rules, players, seed, incremental=False)
-        full_decisions, full = full_decisions + d, full + o
-    micro = 1e6
-    return ObserveRow(
-        players, games, decisions, micro * playing / decisions, micro * since / decisions,
-        micro * full / full_decisions if full_decisions else None,
-    )
+
+    def games_in(mode: str, count: int) -> Callable[[], int]:
+        return lambda: sum(observed_playout(rules, players, s, mode) for s in range(count))
+
+    decisions, base = best_of(repeat, games_in(NO_OBSERVE, games))
+    _, since = best_of(repeat, games_in(OBSERVE_SINCE, games))
+    full_us = None
+    if full_games:
+        full_decisions, full = best_of(1, games_in(OBSERVE_FULL, full_games))
+        full_us = 1e6 * (full / full_decisions - base / decisions)
+    micro = 1e6 / decisions
+    return ObserveRow(players, games, decisions, micro * base, micro * (since - base), full_us)
 
 
 def machine() -> dict[str, Any]:
@@ -203,7 +211,7 @@ def run(games: int, repeat: int, full_history: bool) -> dict[str, Any]:
     for players in PLAYER_COUNTS:
         progress(f"observe: {players} players")
         full_games = max(1, games // FULL_HISTORY_GAMES_DIVISOR) if full_history else 0
-        observes.append(time_observe(players, games, full_games).to_dict())
+        observes.append(time_observe(players, games, full_games, repeat).to_dict())
     progress("")
     return {"machine": machine(), "games": games, "repeat": repeat,
             "playouts": playouts, "observe": observes}
@@ -223,16 +231,16 @@ def report_lines(result: dict[str, Any]) -> list[str]:
     m = result["machine"]
     lines = [f"Python {m['python']} ({m['implementation']}), {m['cores']} cores, {m['cpu']}, "
              f"load average at start {m['load_average']}",
-             f"{result['games']} games per cell, best of {result['repeat']}", ""]
+             f"{result['games']} games per cell, best of {result['repeat']} (CPU time)", ""]
     lines += table(
         ["rules", "players", "games", "decisions", "decisions/game", "decisions/s", "games/s"],
         [[r["config"], str(r["players"]), str(r["games"]), str(r["decisions"]),
           f"{r['decisions'] / r['games']:.0f}", f"{r['decisions_per_second']:,.0f}",
           f"{r['games_per_second']:,.1f}"] for r in result["playouts"]],
     )
-    lines += ["", "observe() per decision (standard rules), microseconds:", ""]
+    lines += ["", "observe() per decision (standard rules), CPU microseconds:", ""]
     lines += table(
-        ["players", "decision (legal_moves+apply)", "observe(since)", "observe(full history)"],
+        ["players", "decision without observe", "+ observe(since)", "+ observe(full history)"],
         [[str(r["players"]), f"{r['play_us']:.1f}", f"{r['observe_since_us']:.1f}",
           "n/a" if r["observe_full_us"] is None else f"{r['observe_full_us']:.1f}"]
          for r in result["observe"]],
