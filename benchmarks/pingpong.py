@@ -68,7 +68,8 @@ async def client(address: str, streams: int, seconds: float, size: int) -> dict[
         stub = pb_grpc.RefereeStub(channel)
         lat: list[float] = []
         deadline = time.perf_counter() + seconds
-        counts = await asyncio.gather(*(_one_stream(stub, deadline, size, lat) for _ in range(streams)))
+        streams_done = (_one_stream(stub, deadline, size, lat) for _ in range(streams))
+        counts = await asyncio.gather(*streams_done)
     lat.sort()
     return {
         "round_trips_per_s": sum(counts) / seconds,
@@ -81,8 +82,9 @@ def main() -> None:
     if sys.argv[1] == "serve":
         asyncio.run(serve(sys.argv[2], int(sys.argv[3])))
     else:
-        address, streams, seconds, size = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
-        print(json.dumps(asyncio.run(client(address, streams, seconds, size))))
+        address, streams, seconds, size = sys.argv[2:6]
+        result = asyncio.run(client(address, int(streams), float(seconds), int(size)))
+        print(json.dumps(result))
 
 
 if __name__ == "__main__":

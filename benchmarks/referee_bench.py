@@ -52,7 +52,9 @@ def raw_pingpong(streams: int, seconds: float, size: int) -> dict[str, float]:
     """Round trips per second and latency of the raw ceiling."""
     with tempfile.TemporaryDirectory() as tmp:
         port_file = Path(tmp) / "port"
-        server = subprocess.Popen([sys.executable, str(PINGPONG), "serve", str(port_file), str(size)])
+        server = subprocess.Popen(
+            [sys.executable, str(PINGPONG), "serve", str(port_file), str(size)]
+        )
         try:
             while not port_file.exists() or not port_file.read_text():
                 time.sleep(0.05)

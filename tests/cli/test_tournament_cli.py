@@ -66,3 +66,34 @@ def test_run_then_list_show_and_csv(tmp_path: Path) -> None:
     assert len(rows) == 4  # 2 games x 2 seats
     text = _run("tournament", "show", tid, "--db", db).stdout
     assert "greedy" in text and "95% interval" in text
+
+
+MATCH = """
+name = "a-vs-b"
+mode = "match"
+seed = 3
+deal_sets = 60
+[rules]
+short_game = true
+[sprt]
+elo0 = 0
+elo1 = 100
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "random"
+"""
+
+
+def test_match_mode_stops_early_when_the_sprt_decides(tmp_path: Path) -> None:
+    config = tmp_path / "match.toml"
+    config.write_text(MATCH)
+    db = str(tmp_path / "m.sqlite")
+    ran = _run("tournament", "run", str(config), "--db", db, "--json")
+    assert ran.returncode == 0, ran.stderr
+    final = json.loads(ran.stdout)
+    assert final["sprt"]["decision"] == "H1"
+    assert final["games"] < 2 * 60  # stopped well before the last deal set
+    assert final["games"] == 2 * final["sprt"]["deal_sets"] or final["games"] > 0
+    listed = json.loads(_run("tournament", "list", "--db", db, "--json").stdout)
+    assert listed["tournaments"][0]["done"] == final["games"]

@@ -70,6 +70,10 @@ def elo_lines(p: Progress) -> list[str]:
     ranked = sorted(p.elo.items(), key=lambda kv: -kv[1])[:TOP_ROWS]
     lines = [f"  {'bot':<20} {'live Elo':>8}"]
     lines += [f"  {bot:<20} {rating:>8.0f}" for bot, rating in ranked]
+    if p.sprt is not None:
+        t = p.sprt
+        lines.append(f"  SPRT: {t.decision} (LLR {t.llr:+.2f} in [{t.lower:+.2f}, {t.upper:+.2f}],"
+                     f" {t.deal_sets} deal sets, {t.elo:+.0f} Elo)")
     if p.last:
         lines.append(f"  last: {p.last}")
     return lines

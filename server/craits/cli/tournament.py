@@ -15,6 +15,7 @@ import trio
 from craits.tournament.botpool import BotPoolError
 from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
 from craits.tournament.runner import run_tournament
+from craits.tournament.sprt import SprtResult, match_verdict
 from craits.tournament.standings import Standings
 from craits.tournament.store import CSV_FIELDS, Store, StoreError
 
@@ -132,7 +133,7 @@ def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
         print(f"\ninterrupted; resume with `craits tournament resume {tid}`", file=sys.stderr)
         return 130
     display.close()
-    _print_standings(store.standings(tid), tid, args.json)
+    _print_standings(store, tid, args.json)
     return 0
 
 
@@ -169,15 +170,30 @@ def cmd_show(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"tournament {info.id}: {info.name}, {info.status}, "
                   f"{info.jobs.get('done', 0)}/{info.total} games")
-        _print_standings(store.standings(args.id), args.id, args.json)
+        _print_standings(store, args.id, args.json)
     return 0
 
 
-def _print_standings(standings: Standings, tid: str, as_json: bool) -> None:
+def _print_standings(store: Store, tid: str, as_json: bool) -> None:
+    standings = store.standings(tid)
+    config = store.config(tid)
+    verdict = match_verdict(config, store.results(tid)) if config.mode == "match" else None
     if as_json:
-        print_json({"tournament": tid, **standings.to_dict()})
+        extra = {"sprt": dataclasses.asdict(verdict)} if verdict else {}
+        print_json({"tournament": tid, **standings.to_dict(), **extra})
         return
     print(format_standings(standings))
+    if verdict is not None:
+        print(format_verdict(verdict, *config.bot_names[:2]))
+
+
+def format_verdict(v: SprtResult, a: str, b: str) -> str:
+    """One line on the A-vs-B sequential test."""
+    said = {"H1": f"accept H1: {a} is stronger than {b}",
+            "H0": f"accept H0: {a} is not stronger than {b}", "continue": "undecided so far"}
+    return (f"SPRT {a} vs {b}: {said[v.decision]}; LLR {v.llr:+.2f} in [{v.lower:+.2f}, "
+            f"{v.upper:+.2f}] after {v.deal_sets} deal sets ({v.wins}-{v.draws}-{v.losses}), "
+            f"{v.elo:+.0f} Elo")
 
 
 def format_standings(s: Standings) -> str:

@@ -187,13 +187,16 @@ def config_from_dict(
     """Validate a parsed mapping (TOML or the stored JSON form) into a ``TournamentConfig``."""
     top, d = _Table(data, ""), _DEFAULTS
     bots = _read_bots(top, bundled_names)
+    mode = top.choice("mode", d.mode, MODES)
     config = TournamentConfig(
         bots=bots,
         name=top.text("name", d.name, nonempty=True),
         seed=top.integer("seed", d.seed, -(2**63), 2**63 - 1),
-        mode=top.choice("mode", d.mode, MODES),
+        mode=mode,
         gauntlet=top.text("gauntlet", d.gauntlet),
-        table_size=top.integer("table_size", d.table_size, MIN_TABLE, MAX_TABLE),
+        table_size=top.integer(
+            "table_size", MIN_TABLE if mode == "match" else d.table_size, MIN_TABLE, MAX_TABLE
+        ),
         deal_sets=top.integer("deal_sets", d.deal_sets, 1, MAX_GAMES),
         seatings=top.choice("seatings", d.seatings, SEATINGS),
         concurrency=top.integer("concurrency", d.concurrency, 1, 10_000),

@@ -30,6 +30,7 @@ from .elo import OnlineElo
 from .records import FinishedGame, LogEntry
 from .results import GameResult
 from .schedule import Job
+from .sprt import SprtResult, match_verdict
 from .store import Store
 
 REMOTE_CONNECT_S = 600.0
@@ -46,6 +47,8 @@ class Progress:
     elo: dict[str, float] = field(default_factory=dict)
     last: str = ""
     """A one-line description of the last finished game."""
+    sprt: SprtResult | None = None
+    """In ``match`` mode: the sequential test after the last complete deal set."""
 
     @property
     def rate(self) -> float:
@@ -113,6 +116,16 @@ class _Run:
         finished = _finished(self.tid, job, result, started)
         if await trio.to_thread.run_sync(self.store.record_game, finished):
             self._report(job, result)
+            if self.config.mode == "match":
+                self._sequential_test()
+
+    def _sequential_test(self) -> None:
+        """A-vs-B: stop scheduling deal sets once the SPRT accepts a hypothesis."""
+        result = match_verdict(self.config, self.store.results(self.tid))
+        self.progress.sprt = result
+        if result.decision != "continue":
+            skipped = self.store.skip_pending(self.tid)
+            self.progress.total -= skipped
 
     def _report(self, job: Job, result: RefereeResult) -> None:
         self.elo.add(GameResult(

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .config import TournamentConfig
 from .elo import expected_score
 from .results import GameResult, pair_score
+from .schedule import seat_orders
 
 CONTINUE: Final = "continue"
 ACCEPT_H0: Final = "H0"
@@ -105,3 +107,14 @@ def deal_set_scores(
 def _order_key(result: GameResult) -> tuple[int, int]:
     """Deal set first, then meeting: the order in which the schedule completes them."""
     return (result.deal_set, result.meeting_index)
+
+
+def match_verdict(config: TournamentConfig, results: Sequence[GameResult]) -> SprtResult:
+    """The SPRT of a ``match`` tournament (first bot = A) over its complete deal sets."""
+    settings = config.sprt
+    if config.mode != "match" or settings is None:
+        raise ValueError("only a match-mode tournament has a sequential test")
+    a, b = config.bot_names[:2]
+    per_set = len(seat_orders(config.table_size, config.seatings))
+    scores = deal_set_scores(results, a, b, per_set)
+    return sprt(scores, settings.elo0, settings.elo1, settings.alpha, settings.beta)
