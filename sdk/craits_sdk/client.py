@@ -15,6 +15,7 @@ from typing import Final
 
 import grpc
 import grpc.aio
+
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc
 

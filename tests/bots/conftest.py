@@ -10,6 +10,7 @@ import shlex
 from pathlib import Path
 
 import trio
+
 from craits.engine import Game, Rules, preset
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import trio
+
 from craits.engine import preset
 from craits.referee.server import open_referee
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from craits.engine import Game, Move, observe, preset
 from craits.pipebot.lines import decision_line, rejected_line
 from craits.protocol import moves_to_pb, observation_to_pb

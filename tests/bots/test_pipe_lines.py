@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from craits.engine import Game, observe, preset
 from craits.pipebot.lines import (
     MAX_INDEX,

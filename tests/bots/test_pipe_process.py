@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import trio
+
 from craits.cli.main import main
 from craits.referee.game import GameResult
 from craits.referee.match import run_match

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from craits.engine import Game, observe, preset
 from craits.pipebot.game import ChildSpec
 from craits.pipebot.session import PipeSession

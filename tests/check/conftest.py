@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from craits.cli.main import main
 
 FORGETFUL = Path(__file__).with_name("forgetful.py")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from craits.referee.positions import POSITIONS
 from referee.conftest import rawbot
+
+from craits.referee.positions import POSITIONS
 
 from .conftest import check_json, check_process, forgetful
 

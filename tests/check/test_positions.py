@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from craits.engine import Move, Phase
 from craits.referee.positions import POSITIONS, Position, announces, position
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from craits.cli.rules import explain, field_descriptions, parse_card
 from craits.engine import CARDS, PRESETS, Rules, hand_score, preset
 from craits.engine.scoring import CARD_POINTS

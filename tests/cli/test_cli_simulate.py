@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from craits.engine import GameRecord, preset, replay
 from craits.simulate import random_playout, run_random_games
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from craits.engine import IllegalMove, Phase, preset
 
 from .helpers import (

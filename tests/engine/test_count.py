@@ -4,6 +4,7 @@ with the next player; going out during the count under both ``count_out_continue
 from __future__ import annotations
 
 import pytest
+
 from craits.engine import Game, IllegalMove, Phase
 
 from .helpers import (

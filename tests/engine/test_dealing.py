@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 import pytest
+
 from craits.engine import Game, Phase, Rules, preset
 from craits.engine.cards import DRAW_ORDER, RANK, build_deck
 

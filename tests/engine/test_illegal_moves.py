@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from craits.engine import CARDS, Game, IllegalMove, Move, Phase, preset
 
 from .helpers import move, position, rules, snapshot

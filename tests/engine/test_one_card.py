@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from craits.engine import Game, IllegalMove, Phase, preset
 
 from .helpers import (

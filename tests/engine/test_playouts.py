@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+
 from craits.engine import (
     Game,
     GameRecord,

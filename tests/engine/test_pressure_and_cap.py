@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from craits.engine import Card, Game, Phase, hand_score, preset
 
 from .helpers import (

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+
 from craits.engine import PRESETS, Rules, RulesError, preset, rules_from_settings
 
 # The presets table of RULINGS.md, field by field.

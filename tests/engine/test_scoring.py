@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from craits.engine import Game, Rules, hand_score, places, preset
 
 from .helpers import cards, draws, last_hand, of_kind, play, position, rules

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import pytest
 import trio
+
 from craits.engine import Event, Move, preset
 from craits.referee.game import GameSpec, play_game
 from craits.referee.human import EntryError, HumanSeat, parse_entry

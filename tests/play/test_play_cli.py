@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+
 from craits.cli.main import main
 
 PLAY = [sys.executable, "-m", "craits", "play"]

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 
 import grpc
+
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 

@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import trio
+from google.protobuf.message import Message
+
 from craits.engine import CARDS, Game, preset
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.v1 import referee_pb2 as pb
-from google.protobuf.message import Message
 
 from .conftest import rawbot
 from .wire import read_capture

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import trio
+
 from craits.engine import Game, preset, replay
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match

@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 import grpc.aio
+
 from craits.engine import Game, observe, preset
 from craits.protocol import moves_to_pb, observation_to_pb, rules_to_pb
 from craits.v1 import referee_pb2 as pb

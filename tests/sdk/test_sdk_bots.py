@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
+
 from craits.engine import Game, Rules, observe, preset
 from craits_bots.greedy import GreedyBot
 from craits_bots.lowcard import LowCardBot

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 import grpc.aio
+
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc
 from craits_bots.registry import launch_command

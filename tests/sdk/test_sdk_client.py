@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 import pytest
+
 from craits.engine import Event, Game, Move
 from craits.protocol import events_to_pb
 from craits.v1 import referee_pb2 as pb

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from craits.engine import Card, Event, Game, Move, observe, preset
 from craits.protocol import events_to_pb
 from craits.v1 import referee_pb2 as pb

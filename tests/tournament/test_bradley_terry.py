@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from craits.tournament.bootstrap import bootstrap_ratings
 from craits.tournament.bradley_terry import bradley_terry
 from craits.tournament.results import GameResult

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from craits.engine import preset
 from craits.tournament.config import (
     ConfigError,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from craits.tournament.elo import OnlineElo, expected_score, online_elo
 from craits.tournament.results import GameResult
 

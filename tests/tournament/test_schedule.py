@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 import pytest
+
 from craits.engine import Game, Rules
 from craits.tournament.config import TournamentConfig, config_from_dict, scheduled_games
 from craits.tournament.schedule import Job, build_schedule, deal_seed, seat_orders

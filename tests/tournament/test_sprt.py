@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from craits.tournament.results import GameResult
 from craits.tournament.sprt import ACCEPT_H0, ACCEPT_H1, CONTINUE, SprtResult, deal_set_scores, sprt
 

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+
 from craits.tournament.results import GameResult
 from craits.tournament.standings import compute_standings
 from craits.tournament.stats import bot_stats, crosstable

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from craits.tournament.config import TournamentConfig, config_from_dict
 from craits.tournament.records import FinishedGame, LogEntry
 from craits.tournament.schedule import build_schedule

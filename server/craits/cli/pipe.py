@@ -49,9 +49,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check what can be checked before connecting, then play until the referee is done."""
-    from craits_sdk import Options
-
     from craits.pipebot import run_pipe
+    from craits_sdk import Options
 
     server = args.server or os.environ.get("CRAITS_SERVER")
     token = args.token if args.token is not None else os.environ.get("CRAITS_TOKEN")

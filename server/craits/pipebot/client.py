@@ -14,6 +14,9 @@ from typing import Final
 
 import grpc
 import grpc.aio
+
+from craits.v1 import referee_pb2 as pb
+from craits.v1 import referee_pb2_grpc
 from craits_sdk import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -22,9 +25,6 @@ from craits_sdk import (
     Options,
     RefereeError,
 )
-
-from craits.v1 import referee_pb2 as pb
-from craits.v1 import referee_pb2_grpc
 
 from .game import LOG
 from .session import PipeSession

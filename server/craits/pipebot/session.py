@@ -11,10 +11,9 @@ from __future__ import annotations
 import asyncio
 from typing import Final
 
-from craits_sdk import RefereeError
-
 from craits.protocol import PROTOCOL_VERSION
 from craits.v1 import referee_pb2 as pb
+from craits_sdk import RefereeError
 
 from .game import LOG, ChildSpec, PipeGame
 
