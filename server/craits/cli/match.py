@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import trio
 from craits.referee.game import GameSpec
 from craits.referee.launcher import LaunchError
 from craits.referee.match import run_match
+from craits.referee.running import NotConnected
 
 from .common import UsageError, add_rules_options, print_json, rules_from_args
 from .results import format_result, result_to_dict
@@ -47,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
         result = trio.run(run_match, args.bots, spec, args.log_dir)
     except LaunchError as exc:
         raise UsageError(str(exc)) from None
+    except NotConnected as exc:
+        print(f"craits: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         print_json(result_to_dict(result))
     else:

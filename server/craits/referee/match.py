@@ -6,11 +6,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-import trio
-
 from .game import GameResult, GameSpec, play_game
-from .launcher import BotProcess, display_name, launch
-from .server import open_referee
+from .launcher import display_name
+from .running import connect_all, running_bots
 
 CONNECT_TIMEOUT_S = 15.0
 
@@ -29,21 +27,13 @@ def unique_names(specs: Sequence[str]) -> list[str]:
 async def run_match(
     specs: Sequence[str], spec: GameSpec, log_dir: Path | None = None, host: str = "127.0.0.1"
 ) -> GameResult:
-    """Start a referee, launch one process per SPEC, play one game, stop everything."""
+    """Start a referee, launch one process per SPEC, play one game, stop everything.
+
+    Raises ``NotConnected`` (saying why) when a bot never connects, and ``LaunchError`` when one
+    cannot be started at all.
+    """
     logs = log_dir or Path(tempfile.mkdtemp(prefix="craits-match-"))
-    async with open_referee(host) as referee, trio.open_nursery() as nursery:
-        bots: list[BotProcess] = []
-        try:
-            for bot_spec, name in zip(specs, unique_names(specs), strict=True):
-                bot = await launch(referee.hub, referee.address, bot_spec, name, logs)
-                bots.append(bot)
-                nursery.start_soon(bot.watch, referee.hub)
-            for bot in bots:
-                await referee.hub.wait_connected(bot.entry, CONNECT_TIMEOUT_S)
-            seats = [referee.hub.seat_for(b.entry) for b in bots]
-            return await play_game(spec, seats)
-        finally:
-            with trio.CancelScope(shield=True):
-                for bot in bots:
-                    await bot.stop()
-            nursery.cancel_scope.cancel()
+    async with running_bots(specs, unique_names(specs), logs, host) as running:
+        await connect_all(running, CONNECT_TIMEOUT_S)
+        seats = [running.hub.seat_for(b.entry) for b in running.bots]
+        return await play_game(spec, seats)
