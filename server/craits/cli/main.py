@@ -11,7 +11,10 @@ from craits import __version__
 
 from .common import UsageError
 
-COMMAND_MODULES = ("rules", "simulate", "match", "serve", "tournament", "check", "play", "pipe")
+COMMAND_MODULES = (
+    "rules", "simulate", "match", "serve", "tournament", "check", "play", "pipe", "replay",
+    "report",
+)
 """Modules of ``craits.cli`` that each add one or more subcommands via ``register``."""
 
 

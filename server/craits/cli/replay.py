@@ -1,0 +1,93 @@
+"""``craits replay TOURNAMENT_ID GAME_INDEX``: a stored tournament game, hand by hand."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from craits.report.steps import ReplayMismatch
+from craits.report.stored import ReportError, StoredGame, load_game, open_existing
+from craits.report.terminal import Style, render
+
+from .common import UsageError, print_json
+from .tournament import DEFAULT_DB
+
+
+def register(subparsers: Any) -> None:
+    """Add ``craits replay``."""
+    parser = subparsers.add_parser(
+        "replay", help="show a stored tournament game hand by hand",
+        description="Replay a recorded tournament game from its seed and moves and tell it hand "
+        "by hand: the deal, every play and draw, the scores and the result. See docs/reports.md.",
+    )
+    parser.add_argument("tournament", metavar="TOURNAMENT_ID",
+                        help="tournament id (see `craits tournament list`)")
+    parser.add_argument("game", metavar="GAME_INDEX", type=int,
+                        help="game number in the schedule, from 0 (see `craits report`)")
+    parser.add_argument("--seat", type=int, metavar="N",
+                        help="tell the game as seat N saw it: others' cards hidden")
+    parser.add_argument("--hand", type=int, metavar="H", help="show only hand H (from 1)")
+    add_db_option(parser)
+    parser.add_argument("--json", action="store_true",
+                        help="print the game record (rules, seed, moves, events, result) as JSON")
+    parser.set_defaults(func=cmd_replay)
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    """``--db PATH``, defaulting like ``craits tournament``'s."""
+    parser.add_argument("--db", type=Path, default=Path(os.environ.get("CRAITS_DB", DEFAULT_DB)),
+                        help=f"results database (default $CRAITS_DB or {DEFAULT_DB})")
+
+
+def read_game(db: Path, tournament: str, index: int) -> StoredGame:
+    """The stored game, or a usage error naming what is missing."""
+    try:
+        with open_existing(db) as store:
+            return load_game(store, tournament, index)
+    except ReportError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print the game as text, or its record as JSON."""
+    if args.json and (args.seat is not None or args.hand is not None):
+        raise UsageError("--json prints the whole record; --seat and --hand are for the text")
+    game = read_game(args.db, args.tournament, args.game)
+    if args.json:
+        return pipe_safe(lambda: print_json(game.to_dict()))
+    _check_view(game, args.seat, args.hand)
+    try:
+        lines = render(game, args.seat, args.hand, Style(_colour()))
+    except ReplayMismatch as exc:
+        print(f"craits: error: {exc}", file=sys.stderr)
+        return 1
+    return pipe_safe(lambda: sys.stdout.write("\n".join(lines) + "\n"))
+
+
+def _check_view(game: StoredGame, seat: int | None, hand: int | None) -> None:
+    players = len(game.seats)
+    if seat is not None and not 0 <= seat < players:
+        raise UsageError(f"--seat {seat}: the game has seats 0 to {players - 1}")
+    hands = sum(1 for e in game.events if e.get("kind") == "hand_end")
+    if hand is not None and not 1 <= hand <= hands:
+        raise UsageError(f"--hand {hand}: the game has hands 1 to {hands}")
+
+
+def _colour() -> bool:
+    """ANSI only for a terminal, and never when NO_COLOR is set."""
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def pipe_safe(write: Callable[[], object]) -> int:
+    """Print; a reader that stops early (``| head``) is not an error."""
+    try:
+        write()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0

@@ -1,0 +1,149 @@
+"""The report's front page: standings, crosstable, LOS, ratings over time, and every game.
+
+Numbers come from ``Standings`` exactly as ``craits tournament show`` prints them; this module
+only lays them out. Matrix cells are tinted by how far they are from an even result so the
+strong and weak pairings stand out at a glance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from craits.tournament.config import TournamentConfig
+from craits.tournament.standings import Standings
+from craits.tournament.store import TournamentInfo
+
+from .html_parts import Html, join, page, table, tag
+from .terminal import rules_summary
+
+Cell = Callable[[str, str], Html]
+"""A matrix cell maker: (row bot, column bot) to the cell's content."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """What the list of games shows of one game (kept small: a report may list thousands)."""
+
+    index: int
+    meeting: int
+    deal_set: int
+    rotation: int
+    seats: tuple[str, ...]
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    hands: int
+    strikes: int
+    forfeits: int
+    href: str
+
+
+def index_page(info: TournamentInfo, config: TournamentConfig, standings: Standings,
+               plot: Html, games: Sequence[GameLine]) -> Html:
+    """The whole front page."""
+    order = [row.bot for row in standings.rows]
+    sections = [
+        _panel("Standings", standings_table(standings), _standings_note(standings)),
+        _panel("Ratings over time", plot, "Online Elo after each game, in schedule order "
+               "(the final ratings above are Bradley-Terry, which does not depend on order)."),
+        _panel("Crosstable", crosstable(standings, order),
+               "Row bot's pairwise score against the column bot: 1 per game ahead, ½ per tie, "
+               "out of the games they shared a table."),
+        _panel("Likelihood of superiority", los_matrix(standings, order),
+               "Probability that the row bot is really stronger than the column bot "
+               "(share of bootstrap resamples)."),
+        _panel(f"Games ({len(games)})", games_table(games),
+               "Each game opens in a replay viewer: ← → step, PageUp/PageDown (or p/n) hand."),
+    ]
+    header = join([tag("h1", info.name), tag("p", _subtitle(info, config))])
+    return page(f"{info.name}: tournament report", header, join(sections))
+
+
+def _subtitle(info: TournamentInfo, config: TournamentConfig) -> str:
+    done = info.jobs.get("done", 0)
+    return (f"tournament {info.id} · {info.status} · {done} of {info.total} games recorded · "
+            f"seed {info.seed} · {config.mode}, tables of {config.table_size} · "
+            f"rules: {rules_summary(config.rules)}")
+
+
+def _panel(title: str, content: Html, note: str = "") -> Html:
+    parts = [tag("h2", title), content]
+    if note:
+        parts.append(tag("p", note, class_="note"))
+    return tag("section", join(parts), class_="panel")
+
+
+def _standings_note(s: Standings) -> str:
+    pct = round(s.confidence * 100)
+    return (f"{s.games} games in {s.deal_sets} deal sets. Rating: Bradley-Terry on the Elo "
+            f"scale with {pct}% intervals from {s.resamples} bootstrap resamples of deal sets. "
+            "Points: lower is better.")
+
+
+def standings_table(s: Standings) -> Html:
+    """Rank, bot, rating with its interval, online Elo, games, points, place, wins, strikes."""
+    pct = round(s.confidence * 100)
+    head = ["rank", "bot", "rating", f"{pct}% interval", "online Elo", "games", "mean pts",
+            "mean place", "wins", "strikes", "forfeits"]
+    rows = [
+        [r.rank, r.bot, f"{r.rating:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]",
+         f"{r.online_elo:+.0f}", r.stats.games, f"{r.stats.mean_points:.1f}",
+         f"{r.stats.mean_place:.2f}", r.stats.wins, r.stats.strikes, r.stats.forfeits]
+        for r in s.rows
+    ]
+    return table(head, rows, "standings", text={1})
+
+
+def crosstable(s: Standings, order: Sequence[str]) -> Html:
+    """Row against column: pairwise score out of games shared."""
+    def cell(a: str, b: str) -> Html:
+        if a == b:
+            return Html("—")
+        rec = s.crosstable[a][b]
+        text = f"{rec.score:g}/{rec.games}" if rec.games else "—"
+        return _tinted(text, rec.rate if rec.games else 0.5)
+    return _matrix(order, cell)
+
+
+def los_matrix(s: Standings, order: Sequence[str]) -> Html:
+    """Row stronger than column, as a percentage."""
+    def cell(a: str, b: str) -> Html:
+        return Html("—") if a == b else _tinted(f"{s.los[a][b]:.0%}", s.los[a][b])
+    return _matrix(order, cell)
+
+
+def _matrix(order: Sequence[str], cell: Cell) -> Html:
+    rows = [[order[i], *(cell(a, b) for b in order)] for i, a in enumerate(order)]
+    return table(["", *order], rows, "matrix", text={0})
+
+
+def _tinted(text: str, rate: float) -> Html:
+    """Green above an even result, red below, stronger the further from ½."""
+    alpha = min(1.0, abs(rate - 0.5) * 1.6)
+    rgb = "43,138,62" if rate >= 0.5 else "201,42,42"
+    return tag("span", text, style=f"display:block;background:rgba({rgb},{alpha:.2f});"
+               "border-radius:4px;padding:0 4px")
+
+
+def games_table(games: Sequence[GameLine]) -> Html:
+    """One row per game, linking to its viewer."""
+    head = ["game", "meeting", "deal set", "seating", "seats: points (place)", "hands", "faults"]
+    rows = [
+        [tag("a", f"game {g.index}", href=g.href), g.meeting, g.deal_set, g.rotation,
+         _seats(g), g.hands, _faults(g)]
+        for g in games
+    ]
+    return table(head, rows, "games", text={0, 4})
+
+
+def _seats(g: GameLine) -> Html:
+    parts = [tag("span", f"{bot} {total} ({place})", class_="win" if place == 1 else None)
+             for bot, total, place in zip(g.seats, g.totals, g.places, strict=True)]
+    return Html(" · ".join(parts))
+
+
+def _faults(g: GameLine) -> Html:
+    counts = ((g.strikes, f"{g.strikes} strikes"), (g.forfeits, f"{g.forfeits} forfeited"))
+    words = [text for n, text in counts if n]
+    return tag("span", ", ".join(words), class_="warn") if words else Html("")
+
