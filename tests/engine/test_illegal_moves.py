@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from craits.engine import CARDS, Game, IllegalMove, Move, Phase, preset
+from craits.engine import CARDS, Game, IllegalMove, Move, MoveKind, Phase, preset
 
 from .helpers import move, position, rules, snapshot
 
@@ -39,7 +39,10 @@ ILLEGAL = [
     ("count: an eight", dict(hands=["8D AC QC", "KH"], top="2D", phase=Phase.COUNT, count=2),
      "play 8D suit=H", "the count"),
     ("count: draw while holding an ace",
-     dict(hands=["8D AC QC", "KH"], top="2D", phase=Phase.COUNT, count=2), "draw", "a turn"),
+     dict(hands=["8D AC QC", "KH"], top="2D", phase=Phase.COUNT, count=2), "draw", "the count"),
+    ("jacks: draw while holding a jack",
+     dict(hands=["5D JC QC", "KH"], top="JD", phase=Phase.JACKS, jack_penalty=2,
+          rules=rules(face_cards=True)), "draw", "jack"),
     ("jacks: a non-jack",
      dict(hands=["5D JC QC", "KH"], top="JD", phase=Phase.JACKS, jack_penalty=2,
           rules=rules(face_cards=True)), "play 5D", "jack"),
@@ -113,3 +116,11 @@ def test_random_illegal_moves_in_real_games_change_nothing() -> None:
                     game.apply(m)
                 assert snapshot(game) == before
             game.apply(rng.choice(sorted(legal)))
+
+
+@pytest.mark.parametrize("move", [Move(MoveKind.PLAY, 60), Move(MoveKind.PLAY, -1),
+                                  Move(MoveKind.PLAY, 3, 9)])
+def test_hand_built_move_naming_no_real_card_is_illegal_not_a_crash(move: Move) -> None:
+    game = Game.new(preset("standard"), 3, 1)
+    with pytest.raises(IllegalMove, match="no such card or suit"):
+        game.check(move)

@@ -46,7 +46,11 @@ class IllegalMove(ValueError):
     """A move the rules do not allow here; ``rule`` names the rule that forbids it."""
 
     def __init__(self, move: Move, rule: str, reason: str) -> None:
-        super().__init__(f"illegal move {str(move)!r}: {reason} (rule: {rule})")
+        try:
+            text = str(move)
+        except IndexError:  # a hand-built move naming no real card or suit
+            text = repr(tuple(move))
+        super().__init__(f"illegal move {text!r}: {reason} (rule: {rule})")
         self.move = move
         self.rule = rule
         self.reason = reason
@@ -95,6 +99,8 @@ def _play_options() -> tuple[tuple[tuple[Move, ...], ...], ...]:
 _PLAY_OPTIONS: Final = _play_options()
 _PLAIN_PLAY: Final = tuple(tuple(Move.play(c, -1, f) for f in (False, True)) for c in CARDS)
 _COUNT_ADD: Final = {ACE: 1, 2: 2}
+_DRAW_RULE: Final = {Phase.COUNT: "the count", Phase.JACKS: "jack", Phase.KING: "king"}
+"""The rule a refused draw breaks, by phase (elsewhere: a normal turn)."""
 
 
 class Game:
@@ -557,10 +563,13 @@ class Game:
                 move, "upturned card", "'suit' is only for the dealer's upturned 8 or 9"
             )
         if move.kind is MoveKind.DRAW:
+            rule = _DRAW_RULE.get(self.phase, "a turn")
             return IllegalMove(
-                move, "a turn", "you can play, and drawing while able to play is not allowed "
+                move, rule, "you can play, and drawing while able to play is not allowed "
                 "(variant draw_when_able)"
             )
+        if not 0 <= move.card < len(CARDS) or not -1 <= move.suit <= 3:
+            return IllegalMove(move, "a turn", "no such card or suit")
         return self._explain_illegal_play(move, seat)
 
     def _explain_illegal_play(self, move: Move, seat: int) -> IllegalMove:
