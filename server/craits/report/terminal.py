@@ -21,7 +21,7 @@ from craits.engine import Event, Game, Rules, format_cards, preset
 
 from .steps import Step, walk
 from .stored import Fault, StoredGame
-from .words import HAND_END_REASONS, cards_or_count, describe
+from .words import HAND_END_REASONS, cards_or_count, describe, plural
 
 QUIET_KINDS: Final = frozenset({"shuffle", "game_end", "final"})
 """Events the text leaves out: a shuffle says nothing, the result comes from the store."""
@@ -151,7 +151,7 @@ class _Text:
         if e.kind == "hand_start":
             self.hand = e.aux
             total = len(self.game.rules.hands_in_game())
-            self.out(self.style.head(f"Hand {e.aux} of {total}: {e.value} cards each, "
+            self.out(self.style.head(f"Hand {e.aux} of {total}: {plural(e.value, 'card')} each, "
                                      f"{self.names[e.seat]} deals"))
         elif e.kind == "deal":
             self.out(f"  {self.names[e.seat]:<{_width(self.names)}}  {cards_or_count(e)}")
