@@ -45,8 +45,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot write the report to {args.html}: {exc}") from None
+    if progress is _progress:
+        print(file=sys.stderr)
     if not args.quiet:
-        print(f"\rwrote {len(files)} files; open {files[0]}", file=sys.stderr)
+        print(f"wrote {len(files)} files; open {files[0]}", file=sys.stderr)
     print(files[0])
     return 0
 
