@@ -42,7 +42,8 @@ background:#fff;cursor:pointer}
 button:hover{background:#eef2f8}
 #slider{flex:1;min-width:180px}
 #pos{font-variant-numeric:tabular-nums;color:var(--muted);min-width:210px}
-.board{display:grid;grid-template-columns:minmax(0,1fr) 340px;gap:14px;margin-top:14px}
+.board{display:grid;grid-template-columns:minmax(0,1fr) 340px;gap:14px;margin-top:14px;
+align-items:start}
 @media (max-width:900px){.board{grid-template-columns:1fr}}
 .felt{background:var(--felt);border-radius:12px;padding:14px;color:#fff}
 .pile{display:flex;gap:20px;align-items:center;padding:10px 12px;margin-bottom:12px;
@@ -129,7 +130,7 @@ function pile(s) {
     "jacks": s.jk ? s.jk + " cards pending" : "\u2014",
     "king": s.kg ? s.kg + " more to play" : "\u2014",
     "dir": s.dir > 0 ? "clockwise \u21bb" : "counter-clockwise \u21ba",
-    "phase": s.ph,
+    "phase": s.ph.replace("_", " "),
     "stock": String(s.stk),
     "discard": String(s.dsc),
   };
