@@ -7,8 +7,8 @@
 // packet in one packet (lib/session.js; the heuristic is lib/strategy.js). The schema is loaded
 // at run time from ../../proto, so the bot never goes stale against a generated copy.
 //
-// Exit status: 0 the referee ended the stream normally; 2 the referee sent a fatal Error (or
-// the environment is incomplete); 3 the referee could not be reached after a few attempts.
+// Exit status: 0 the referee ended the stream normally (or shut down); 2 the referee sent any
+// other fatal Error, or the environment is incomplete; 3 the referee stayed unreachable.
 
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
@@ -92,7 +92,8 @@ async function serve(server, token) {
     if (outcome.done) return EXIT_OK;
     if (outcome.fatal) {
       log(`craits-js-bot: the referee ended the connection: ${outcome.fatal.message}`);
-      return EXIT_REFUSED;
+      // A referee shutting down says so with an Error: that is the normal end of the stream.
+      return outcome.fatal.code === 'ERROR_CODE_SHUTDOWN' ? EXIT_OK : EXIT_REFUSED;
     }
     failures = session.welcomed ? 1 : failures + 1;
     if (failures > ATTEMPTS) {

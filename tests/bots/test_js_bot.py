@@ -64,6 +64,21 @@ def test_a_fatal_error_is_printed_and_exits_2() -> None:
     assert "ERROR_CODE_BAD_TOKEN" in proc.stderr and "unknown token" in proc.stderr
 
 
+def test_the_referee_shutting_down_is_a_normal_end() -> None:
+    async def main() -> int:
+        async with open_referee() as referee:
+            entry = referee.hub.issue_token("js")
+            env = {**os.environ, "CRAITS_SERVER": referee.address, "CRAITS_TOKEN": entry.token}
+            process = await trio.lowlevel.open_process(
+                ["node", str(JS_BOT)], env=env, stderr=subprocess.DEVNULL
+            )
+            assert await referee.hub.wait_connected(entry, 30)
+        with trio.fail_after(30):
+            return await process.wait()
+
+    assert trio.run(main) == 0
+
+
 def test_missing_environment_exits_2() -> None:
     proc = _run_js({"CRAITS_SERVER": "", "CRAITS_TOKEN": ""})
     assert proc.returncode == 2 and "CRAITS_SERVER" in proc.stderr

@@ -84,7 +84,9 @@ def test_sigterm_closes_the_children_and_the_seat_forfeits(tmp_path: Path) -> No
     async def main() -> GameResult:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(terminate_the_pipe)
-            return await run_match(bots, spec("sigterm"), tmp_path)
+            result = await run_match(bots, spec("sigterm"), tmp_path)
+            nursery.cancel_scope.cancel()  # if the pipe never started, fail below, not hang
+            return result
 
     result = trio.run(main)
     assert not _alive(int(pids.read_text().split()[1]))

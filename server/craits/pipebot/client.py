@@ -82,10 +82,7 @@ async def _connect_once(session: PipeSession, options: Options) -> str:
                 writer.cancel()
                 await asyncio.gather(writer, return_exceptions=True)
     except RefereeError as err:
-        if err.code == pb.ERROR_CODE_BAD_TOKEN and session.ever_welcomed:
-            return f"token refused on reconnect: {err.message}"  # the old stream may linger
-        LOG.error("the referee ended the connection: %s", err)
-        raise _Stop(_ERROR_EXIT.get(err.code, EXIT_FAILURE)) from None
+        return _on_referee_error(session, err)
     except grpc.aio.AioRpcError as err:
         status = _FATAL_STATUS.get(err.code())
         if status is not None:
@@ -94,6 +91,17 @@ async def _connect_once(session: PipeSession, options: Options) -> str:
         return f"{err.code().name}: {err.details()}"
     LOG.info("the referee closed the stream")
     raise _Stop(EXIT_OK)
+
+
+def _on_referee_error(session: PipeSession, err: RefereeError) -> str:
+    """A fatal ``Error``: stop (a shutdown is the normal end), except a token refused on a
+    re-dial, which is retried: the referee may still hold this bot's previous, dead stream."""
+    if err.code == pb.ERROR_CODE_BAD_TOKEN and session.ever_welcomed:
+        return f"token refused on reconnect: {err.message}"
+    status = _ERROR_EXIT.get(err.code, EXIT_FAILURE)
+    log = LOG.info if status == EXIT_OK else LOG.error
+    log("the referee ended the connection: %s", err)
+    raise _Stop(status)
 
 
 async def _read(call: grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket],
