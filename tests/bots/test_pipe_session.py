@@ -132,3 +132,27 @@ def test_a_child_that_cannot_start_answers_why_and_the_referee_refuses_it() -> N
     reply = asyncio.run(main())
     assert reply.WhichOneof("choice") == "text"
     assert reply.text.startswith("cannot start '/nonexistent/bot'")
+
+
+SLOW_IN_ONE_GAME = 'while read -r l; do [ "$CRAITS_GAME_ID" = slow ] && sleep 1; echo 0; done'
+
+
+def test_games_run_side_by_side_each_with_its_own_child() -> None:
+    """A slow child delays only its own game (tournaments seat one bot at many tables)."""
+
+    async def main() -> list[str]:
+        spec = ChildSpec(("sh", "-c", SLOW_IN_ONE_GAME), None, {"PATH": "/usr/bin:/bin"})
+        session = PipeSession(spec)
+        game = Game.new(RULES, 2, seed=4)
+        for game_id in ("slow", "fast"):
+            start = _start().messages[0].game_start
+            start.game_id = game_id
+            session.handle(_packet(game_start=start))
+            request = _decision(game, 1, 0).messages[0].decision
+            request.game_id = game_id
+            session.handle(_packet(decision=request))
+        order = [(await _reply(session)).game_id for _ in range(2)]
+        await session.close()
+        return order
+
+    assert asyncio.run(main()) == ["fast", "slow"]
