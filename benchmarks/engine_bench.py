@@ -11,7 +11,7 @@ a referee streaming events needs) and with the whole history (what a careless ca
 
 Run::
 
-    .venv/bin/python benchmarks/engine_bench.py            # full run (a few minutes)
+    .venv/bin/python benchmarks/engine_bench.py            # full run (minutes)
     .venv/bin/python benchmarks/engine_bench.py --quick    # smoke run (seconds)
     .venv/bin/python benchmarks/engine_bench.py --json     # one JSON object on stdout
 """
@@ -96,26 +96,32 @@ class ObserveRow:
         return {k: round(v, 3) if isinstance(v, float) else v for k, v in asdict(self).items()}
 
 
-def best_of(repeat: int, measure: Callable[[], int]) -> tuple[int, float]:
-    """(what ``measure`` returns, its lowest CPU time over ``repeat`` runs)."""
-    best = float("inf")
-    result = 0
-    for _ in range(repeat):
-        start = CLOCK()
-        result = measure()
-        best = min(best, CLOCK() - start)
-    return result, best
+Key = tuple[str, str, int]
+"""A measurement's name: (kind, rules config or observe mode, players)."""
 
 
-def time_playouts(config: str, players: int, games: int, repeat: int) -> PlayoutRow:
+def best_times(tasks: dict[Key, Callable[[], int]], rounds: int) -> dict[Key, tuple[int, float]]:
+    """Each task's decisions and lowest CPU time, running every task once per round.
+
+    Interleaving the rounds spreads bursts of other load on a shared machine over different
+    cells, instead of letting one burst spoil every run of the same cell.
+    """
+    best: dict[Key, tuple[int, float]] = {}
+    for round_no in range(1, rounds + 1):
+        for key, task in tasks.items():
+            progress(f"round {round_no}/{rounds}: {' '.join(map(str, key))}")
+            start = CLOCK()
+            decisions = task()
+            seconds = CLOCK() - start
+            if key not in best or seconds < best[key][1]:
+                best[key] = (decisions, seconds)
+    return best
+
+
+def playout_task(config: str, players: int, games: int) -> Callable[[], int]:
     """Random playouts of seeds 0..games-1, exactly as ``craits simulate`` plays them."""
     rules = CONFIGS[config]
-
-    def play() -> int:
-        return sum(random_playout(rules, players, seed).decisions for seed in range(games))
-
-    decisions, seconds = best_of(repeat, play)
-    return PlayoutRow(config, players, games, decisions, seconds)
+    return lambda: sum(random_playout(rules, players, seed).decisions for seed in range(games))
 
 
 NO_OBSERVE, OBSERVE_SINCE, OBSERVE_FULL = "none", "since", "full"
@@ -144,19 +150,20 @@ def observed_playout(rules: Rules, players: int, seed: int, mode: str) -> int:
     return decisions
 
 
-def time_observe(players: int, games: int, full_games: int, repeat: int) -> ObserveRow:
-    """observe()'s cost per decision, as the CPU time it adds to the same playouts."""
+def observe_task(mode: str, players: int, games: int) -> Callable[[], int]:
+    """Playouts of seeds 0..games-1 under the standard rules, observing as ``mode`` says."""
     rules = CONFIGS["standard"]
+    return lambda: sum(observed_playout(rules, players, s, mode) for s in range(games))
 
-    def games_in(mode: str, count: int) -> Callable[[], int]:
-        return lambda: sum(observed_playout(rules, players, s, mode) for s in range(count))
 
-    decisions, base = best_of(repeat, games_in(NO_OBSERVE, games))
-    _, since = best_of(repeat, games_in(OBSERVE_SINCE, games))
-    full_us = None
-    if full_games:
-        full_decisions, full = best_of(1, games_in(OBSERVE_FULL, full_games))
-        full_us = 1e6 * (full / full_decisions - base / decisions)
+def observe_row(
+    players: int, games: int, best: dict[Key, tuple[int, float]],
+    full: tuple[int, float] | None,
+) -> ObserveRow:
+    """observe()'s cost per decision: the CPU time it adds to the same playouts."""
+    decisions, base = best[("observe", NO_OBSERVE, players)]
+    _, since = best[("observe", OBSERVE_SINCE, players)]
+    full_us = None if full is None else 1e6 * (full[1] / full[0] - base / decisions)
     micro = 1e6 / decisions
     return ObserveRow(players, games, decisions, micro * base, micro * (since - base), full_us)
 
@@ -202,19 +209,27 @@ def progress(text: str) -> None:
 
 def run(games: int, repeat: int, full_history: bool) -> dict[str, Any]:
     """Every measurement, as one JSON-ready object."""
-    playouts = []
+    started = machine()
+    tasks: dict[Key, Callable[[], int]] = {}
     for config in CONFIGS:
         for players in PLAYER_COUNTS:
-            progress(f"playouts: {config}, {players} players")
-            playouts.append(time_playouts(config, players, games, repeat).to_dict())
-    observes = []
+            tasks[("playout", config, players)] = playout_task(config, players, games)
     for players in PLAYER_COUNTS:
-        progress(f"observe: {players} players")
-        full_games = max(1, games // FULL_HISTORY_GAMES_DIVISOR) if full_history else 0
-        observes.append(time_observe(players, games, full_games, repeat).to_dict())
+        for mode in (NO_OBSERVE, OBSERVE_SINCE):
+            tasks[("observe", mode, players)] = observe_task(mode, players, games)
+    best = best_times(tasks, repeat)
+    full_games = max(1, games // FULL_HISTORY_GAMES_DIVISOR)
+    full = best_times(
+        {("observe", OBSERVE_FULL, p): observe_task(OBSERVE_FULL, p, full_games)
+         for p in PLAYER_COUNTS} if full_history else {}, 1,
+    )
     progress("")
-    return {"machine": machine(), "games": games, "repeat": repeat,
-            "playouts": playouts, "observe": observes}
+    playouts = [PlayoutRow(c, p, games, *best[("playout", c, p)]).to_dict()
+                for c in CONFIGS for p in PLAYER_COUNTS]
+    observes = [observe_row(p, games, best, full.get(("observe", OBSERVE_FULL, p))).to_dict()
+                for p in PLAYER_COUNTS]
+    return {"machine": started, "load_average_at_end": load_average(), "games": games,
+            "repeat": repeat, "playouts": playouts, "observe": observes}
 
 
 def table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -229,9 +244,11 @@ def table(headers: list[str], rows: list[list[str]]) -> list[str]:
 def report_lines(result: dict[str, Any]) -> list[str]:
     """The two tables, as printed and as pasted into docs/benchmarks.md."""
     m = result["machine"]
-    lines = [f"Python {m['python']} ({m['implementation']}), {m['cores']} cores, {m['cpu']}, "
-             f"load average at start {m['load_average']}",
-             f"{result['games']} games per cell, best of {result['repeat']} (CPU time)", ""]
+    lines = [f"Python {m['python']} ({m['implementation']}), {m['cores']} cores, {m['cpu']}",
+             f"load average (1, 5, 15 min) at start {m['load_average']}, "
+             f"at end {result['load_average_at_end']}",
+             f"{result['games']} games per cell, best of {result['repeat']} interleaved rounds "
+             "(CPU time)", ""]
     lines += table(
         ["rules", "players", "games", "decisions", "decisions/game", "decisions/s", "games/s"],
         [[r["config"], str(r["players"]), str(r["games"]), str(r["decisions"]),
@@ -252,7 +269,10 @@ def main(argv: list[str] | None = None) -> int:
     """Parse options, measure, print."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
-    parser.add_argument("--repeat", type=int, default=1, help="timed runs per cell; best counts")
+    parser.add_argument(
+        "--repeat", type=int, default=3,
+        help="rounds over all cells; each cell's best round counts (default 3)",
+    )
     parser.add_argument(
         "--quick", action="store_true",
         help="smoke run: 2 games per cell, no whole-history observe() (it is quadratic)",
