@@ -45,14 +45,24 @@ def card_from_pb(msg: pb.Card) -> Card:
 
 
 def move_to_pb(move: Move) -> pb.Move:
-    """The wire form of a move, with its text form filled in."""
-    return pb.Move(
-        kind=_KIND_TO_PB[move.kind],
-        card=_CARD_PB[move.card] if move.card >= 0 else None,
-        suit=pb.Suit.ValueType(move.suit + 1),
-        one_card=move.one_card,
-        text=str(move),
-    )
+    """The wire form of a move, with its text form filled in (built once per distinct move).
+
+    Moves are interned and few (a card, a suit, the announcement), so every legal-move list of
+    every game shares these messages; protobuf copies them into each request.
+    """
+    msg = _MOVE_PB.get(move)
+    if msg is None:
+        msg = _MOVE_PB[move] = pb.Move(
+            kind=_KIND_TO_PB[move.kind],
+            card=_CARD_PB[move.card] if move.card >= 0 else None,
+            suit=pb.Suit.ValueType(move.suit + 1),
+            one_card=move.one_card,
+            text=str(move),
+        )
+    return msg
+
+
+_MOVE_PB: dict[Move, pb.Move] = {}
 
 
 def move_from_pb(msg: pb.Move) -> Move:

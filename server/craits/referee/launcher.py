@@ -9,7 +9,9 @@ reconnect grace period.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -43,6 +45,8 @@ def display_name(spec: str) -> str:
     if spec in bundled_bots():
         return spec
     words = spec.split()
+    if words[:2] == ["craits", "pipe"] and "--" in words:
+        words = words[words.index("--") + 1:]  # name a pipe bot after the program it wraps
     while len(words) > 1 and Path(words[0]).name.rstrip("0123456789.") in _INTERPRETERS:
         words = words[1:]
     return Path(words[0]).stem if words else "bot"
@@ -73,16 +77,22 @@ class BotProcess:
         return f": {lines[-1][:300]}" if lines else ""
 
     async def stop(self, timeout_s: float = 2.0) -> None:
-        """Terminate politely, then kill."""
+        """Terminate the bot's whole process group politely, then kill it.
+
+        The group, not just the process: a SPEC runs under ``/bin/sh -c``, which may keep the
+        real bot (node, a pipe wrapper and its child) as a child rather than exec it.
+        """
         self.stopping = True
-        if self.process.returncode is not None:
-            return
-        self.process.terminate()
-        with trio.move_on_after(timeout_s):
-            await self.process.wait()
-            return
-        self.process.kill()
+        self._signal_group(signal.SIGTERM)
+        if self.process.returncode is None:
+            with trio.move_on_after(timeout_s):
+                await self.process.wait()
+        self._signal_group(signal.SIGKILL)
         await self.process.wait()
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, sig)  # the group was made by start_new_session
 
 
 async def launch(
