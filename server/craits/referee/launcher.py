@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -93,6 +94,26 @@ class BotProcess:
     def _signal_group(self, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, sig)  # the group was made by start_new_session
+
+
+EXIT_GRACE_S = 2.0
+"""How long bots told to shut down get to finish by themselves before being terminated."""
+
+
+async def stop_all(hub: BotHub, bots: Sequence[BotProcess]) -> None:
+    """Say SHUTDOWN to every bot, let them exit on their own for a moment, then stop the rest.
+
+    Asking first lets a bot receive the last GameEnd and leave cleanly; terminating first would
+    cut it off mid-message.
+    """
+    for bot in bots:
+        bot.stopping = True
+    hub.close_all()
+    with trio.move_on_after(EXIT_GRACE_S):
+        for bot in bots:
+            await bot.process.wait()
+    for bot in bots:
+        await bot.stop()
 
 
 async def launch(

@@ -16,7 +16,7 @@ from pathlib import Path
 import trio
 
 from .hub import BotHub
-from .launcher import BotProcess, launch
+from .launcher import BotProcess, launch, stop_all
 from .server import Referee, open_referee
 
 
@@ -56,8 +56,7 @@ async def running_bots(
                 yield Running(referee, tuple(bots))
             finally:
                 with trio.CancelScope(shield=True):
-                    for bot in bots:
-                        await bot.stop()
+                    await stop_all(referee.hub, bots)
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
         raise _sole(group) from None

@@ -17,7 +17,7 @@ from typing import Final
 import trio
 
 from craits.referee.hub import BotEntry, RemoteSeat
-from craits.referee.launcher import BotProcess, launch
+from craits.referee.launcher import BotProcess, launch, stop_all
 from craits.referee.server import Referee
 
 from .config import BotSpec
@@ -73,9 +73,8 @@ class BotPool:
         return self._referee.hub.seat_for(entry)
 
     async def stop(self) -> None:
-        """Stop every process we started."""
-        for process in self._processes.values():
-            await process.stop()
+        """Tell every bot we are done, then stop the processes we started."""
+        await stop_all(self._referee.hub, list(self._processes.values()))
 
     async def _launch(self, spec: BotSpec) -> BotEntry:
         command = spec.command if spec.kind == "command" else (spec.bundled or spec.name)
