@@ -123,6 +123,20 @@ class View:
         if game is None:
             game = GameInfo(game_id, obs.seat, default_names(obs.players), rules)
         added = game.record(obs.events, obs.events_from)
+        return View.of(obs, game, added, decision_id=decision_id)
+
+    @staticmethod
+    def of(
+        obs: Observation,
+        game: GameInfo,
+        added: int,
+        *,
+        decision_id: int = 0,
+        move_ms: int = 0,
+        bank_ms: int = 0,
+        raw: pb.DecisionRequest | None = None,
+    ) -> View:
+        """The view of ``obs`` once its ``added`` new events are in ``game``'s history."""
         return View(
             game=game,
             decision_id=decision_id,
@@ -150,4 +164,7 @@ class View:
             legal_moves=obs.legal_moves,
             history_start=game.history_len - added,
             history_len=game.history_len,
+            move_ms=move_ms,
+            bank_ms=bank_ms,
+            raw=raw,
         )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from craits.engine import Move, Phase, Rules, preset
-from craits.protocol import card_from_pb, move_from_pb, move_to_pb, rules_from_pb
+from craits.engine import Move, Rules, preset
+from craits.protocol import move_to_pb, observation_from_pb, rules_from_pb
 from craits.v1 import referee_pb2 as pb
 
 from .game import GameInfo, GameResult
@@ -50,38 +50,10 @@ def player_names(players: Sequence[pb.Player]) -> tuple[str, ...]:
 
 def view_from_request(req: pb.DecisionRequest, game: GameInfo) -> View:
     """The view of a decision request, with its events added to the game's history."""
-    obs = req.observation
-    added = game.record_wire(obs.events)
-    return View(
-        game=game,
-        decision_id=req.decision_id,
-        seat=obs.seat,
-        players=obs.players,
-        hand_number=obs.hand_number,
-        hands_in_game=obs.hands_in_game,
-        deal_size=obs.deal_size,
-        dealer=obs.dealer,
-        direction=obs.direction,
-        phase=Phase(obs.phase),
-        to_act=obs.to_act,
-        hand=tuple(card_from_pb(c) for c in obs.hand),
-        hand_sizes=tuple(obs.hand_sizes),
-        stock_size=obs.stock_size,
-        discard_size=obs.discard_size,
-        top_card=card_from_pb(obs.top_card),
-        active_suit=obs.active_suit - 1,
-        count=obs.count,
-        jack_penalty=obs.jack_penalty,
-        king_left=obs.king_left,
-        forfeits=tuple(obs.forfeits),
-        totals=tuple(obs.totals),
-        pressure_counts=tuple(obs.pressure_counts),
-        legal_moves=tuple(move_from_pb(m) for m in req.legal_moves),
-        history_start=game.history_len - added,
-        history_len=game.history_len,
-        move_ms=req.move_ms,
-        bank_ms=req.bank_ms,
-        raw=req,
+    added = game.record_wire(req.observation.events)
+    return View.of(
+        observation_from_pb(req), game, added, decision_id=req.decision_id,
+        move_ms=req.move_ms, bank_ms=req.bank_ms, raw=req,
     )
 
 

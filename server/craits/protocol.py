@@ -11,7 +11,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Final
 
-from craits.engine import CARDS, Card, Event, Move, MoveError, MoveKind, Observation, Rules
+from craits.engine import (
+    CARDS,
+    Card,
+    Event,
+    Move,
+    MoveError,
+    MoveKind,
+    Observation,
+    Phase,
+    Rules,
+)
 from craits.v1 import referee_pb2 as pb
 
 PROTOCOL_VERSION: Final = pb.PROTOCOL_VERSION_1
@@ -184,6 +194,52 @@ def observation_to_pb(obs: Observation) -> pb.Observation:
         pressure_counts=obs.pressure_counts,
         events=events_to_pb(obs.events, obs.events_from),
     )
+
+
+def observation_from_pb(
+    req: pb.DecisionRequest, events: Sequence[Event] = (), events_from: int = 0
+) -> Observation:
+    """The engine observation a request describes (the bot side's inverse of the above).
+
+    The history is passed in rather than converted from the request because bots keep it their
+    own way: the SDK converts wire events only when a bot reads them, and the pipe bot adds the
+    ones that arrived in ``GameUpdate`` messages and drops any re-sent after a reconnect.
+    ``ValueError`` (``ReplyError``) for a card, move or suit that does not exist.
+    """
+    obs = req.observation
+    return Observation(
+        seat=obs.seat,
+        players=obs.players,
+        hand_number=obs.hand_number,
+        hands_in_game=obs.hands_in_game,
+        deal_size=obs.deal_size,
+        dealer=obs.dealer,
+        direction=obs.direction,
+        phase=Phase(obs.phase),
+        to_act=obs.to_act,
+        hand=tuple(card_from_pb(c) for c in obs.hand),
+        hand_sizes=tuple(obs.hand_sizes),
+        stock_size=obs.stock_size,
+        discard_size=obs.discard_size,
+        top_card=card_from_pb(obs.top_card),
+        active_suit=_suit_index(obs.active_suit),
+        count=obs.count,
+        jack_penalty=obs.jack_penalty,
+        king_left=obs.king_left,
+        forfeits=tuple(obs.forfeits),
+        totals=tuple(obs.totals),
+        pressure_counts=tuple(obs.pressure_counts),
+        legal_moves=tuple(move_from_pb(m) for m in req.legal_moves),
+        events=tuple(events),
+        events_from=events_from,
+    )
+
+
+def _suit_index(wire_suit: int) -> int:
+    """The engine suit (0-3) of a wire suit (1-4)."""
+    if not 1 <= wire_suit <= 4:
+        raise ReplyError(f"active suit {wire_suit} does not exist")
+    return wire_suit - 1
 
 
 def moves_to_pb(moves: Sequence[Move]) -> list[pb.Move]:

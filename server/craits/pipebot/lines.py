@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from craits.engine import Event, Observation, Phase, Rules
-from craits.protocol import card_from_pb, move_from_pb
+from craits.engine import Event, Rules
+from craits.protocol import observation_from_pb
 from craits.v1 import referee_pb2 as pb
 
 MAX_INDEX: Final = 2**32 - 1
@@ -26,43 +26,6 @@ _INDEX: Final = re.compile(r"[0-9]+")
 def encode(line: dict[str, Any]) -> bytes:
     """One JSON object as one line of compact UTF-8 (no newline inside: strings are escaped)."""
     return json.dumps(line, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-
-
-def observation_from_pb(
-    req: pb.DecisionRequest, events: Sequence[Event], events_from: int
-) -> Observation:
-    """The engine observation a request describes, with ``events`` as its new history.
-
-    The events are passed in rather than read from the request because the pipe adds the ones
-    that arrived in ``GameUpdate`` messages and drops any re-sent after a reconnect.
-    """
-    obs = req.observation
-    return Observation(
-        seat=obs.seat,
-        players=obs.players,
-        hand_number=obs.hand_number,
-        hands_in_game=obs.hands_in_game,
-        deal_size=obs.deal_size,
-        dealer=obs.dealer,
-        direction=obs.direction,
-        phase=Phase(obs.phase),
-        to_act=obs.to_act,
-        hand=tuple(card_from_pb(c) for c in obs.hand),
-        hand_sizes=tuple(obs.hand_sizes),
-        stock_size=obs.stock_size,
-        discard_size=obs.discard_size,
-        top_card=card_from_pb(obs.top_card),
-        active_suit=_suit_index(obs.active_suit),
-        count=obs.count,
-        jack_penalty=obs.jack_penalty,
-        king_left=obs.king_left,
-        forfeits=tuple(obs.forfeits),
-        totals=tuple(obs.totals),
-        pressure_counts=tuple(obs.pressure_counts),
-        legal_moves=tuple(move_from_pb(m) for m in req.legal_moves),
-        events=tuple(events),
-        events_from=events_from,
-    )
 
 
 def decision_line(
@@ -108,10 +71,3 @@ def answer_reply(answer: str, game_id: str, decision_id: int) -> pb.BotMessage:
     else:
         reply.text = text
     return pb.BotMessage(move=reply)
-
-
-def _suit_index(wire_suit: int) -> int:
-    """The engine suit (0-3) of a wire suit (1-4)."""
-    if not 1 <= wire_suit <= 4:
-        raise ValueError(f"active suit {wire_suit} does not exist")
-    return wire_suit - 1
