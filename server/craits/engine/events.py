@@ -56,7 +56,8 @@ class Event(NamedTuple):
     def seen_by(self, viewer: int) -> Event:
         """This event as ``viewer`` may see it: private cards of another seat are removed."""
         if self.private and viewer != self.seat and self.cards:
-            return self._replace(cards=())
+            # direct construction: ~0.5 us against ~1.4 us for ``_replace`` (once per event seen)
+            return Event(self.kind, self.seat, (), self.value, self.aux, self.detail, True)
         return self
 
     def to_dict(self) -> dict[str, Any]:
