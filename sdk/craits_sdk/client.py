@@ -1,17 +1,26 @@
 """The connection loop: one grpc.aio stream to the referee, re-dialled with backoff when it drops.
 
-Decisions are answered in the order they arrive and all answers to one packet go back in one
-packet: a gRPC hop costs far more than a decision, so batching is the cheap way to be fast. The
-loop ends only on a fatal ``Error`` from the referee, on an RPC status that retrying cannot fix,
-or when the referee stays unreachable for ``attempts`` dials in a row; ``serve`` returns the exit
-status the process should end with (the ``EXIT_*`` constants).
+The loop is the same for every bot process that speaks the protocol through this package: it
+drives anything shaped like ``SessionLike`` (the SDK's ``Session`` for a Python bot, the pipe's
+``PipeSession`` in ``craits.pipebot``), which holds the protocol state that outlives a connection.
+Replies a session returns from ``handle`` go back at once, all answers to one packet in one packet:
+a gRPC hop costs far more than a decision, so batching is the cheap way to be fast. A session whose
+answers come later (from child processes) puts them in its ``outbox``; a writer task sends
+whatever is ready there as one packet, so the stream's reader never waits for an answer.
+
+The loop ends only on a fatal ``Error`` from the referee, on an RPC status that retrying cannot
+fix, when the referee stays unreachable for ``attempts`` dials in a row, or (if asked) when the
+referee ends the stream cleanly; ``serve`` and ``serve_session`` return the exit status the process
+should end with (the ``EXIT_*`` constants).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, Protocol
 
 import grpc
 import grpc.aio
@@ -44,6 +53,8 @@ _ERROR_EXIT: Final = {
     pb.ERROR_CODE_SHUTDOWN: EXIT_OK,
 }
 
+_Call = grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -60,6 +71,31 @@ class Options:
     max_backoff_s: float = 5.0
 
 
+class SessionLike(Protocol):
+    """What the connection loop needs of a bot process's protocol state (kept across dials)."""
+
+    @property
+    def welcome(self) -> pb.Welcome | None:
+        """The current connection's ``Welcome``; ``None`` until it arrives."""
+
+    @property
+    def ever_welcomed(self) -> bool:
+        """Whether any connection was welcomed (a refused token is then retried, not fatal)."""
+
+    @property
+    def outbox(self) -> asyncio.Queue[pb.BotMessage] | None:
+        """Replies that become ready outside ``handle``; ``None`` when ``handle`` returns all."""
+
+    def hello(self, token: str) -> pb.BotPacket:
+        """The first packet of a new connection (forgets the previous connection's welcome)."""
+
+    def handle(self, packet: pb.RefereePacket) -> Sequence[pb.BotMessage]:
+        """Handle a packet's messages in order; return the replies to send now, in one packet.
+
+        Raises ``RefereeError`` on a fatal ``Error``.
+        """
+
+
 class _Fatal(Exception):
     """Stop now with this exit status."""
 
@@ -70,11 +106,26 @@ class _Fatal(Exception):
 
 async def serve(bot: Bot, options: Options) -> int:
     """Play for ``bot`` until the referee ends it; return the process exit status."""
-    session = Session(bot)
+    return await serve_session(Session(bot), options)
+
+
+async def serve_session(
+    session: SessionLike,
+    options: Options,
+    *,
+    log: logging.Logger = LOG,
+    exit_at_end_of_stream: bool = False,
+) -> int:
+    """Connect ``session`` to the referee, re-dialling as needed; return the exit status.
+
+    ``log``: where the loop says what happens to the connection. ``exit_at_end_of_stream``: a
+    stream the referee ends with status OK ends the process (``EXIT_OK``) instead of being
+    re-dialled.
+    """
     failures = 0
     while True:
         try:
-            reason = await _connect_once(session, options)
+            reason = await _connect_once(session, options, log, exit_at_end_of_stream)
         except _Fatal as fatal:
             return fatal.status
         lost = session.welcome is not None
@@ -82,13 +133,13 @@ async def serve(bot: Bot, options: Options) -> int:
             failures = 0
         failures += 1
         if failures > options.attempts:
-            LOG.error(
+            log.error(
                 "the referee at %s is gone (%s); gave up after %d failed dials in a row",
                 options.server, reason, failures,
             )
             return EXIT_UNREACHABLE
         delay = min(options.max_backoff_s, options.backoff_s * 2 ** (failures - 1))
-        LOG.warning(
+        log.warning(
             "%s %s (%s); re-dialling in %.1f s (%d of %d)",
             "lost the connection to" if lost else "cannot reach the referee at",
             options.server, reason, delay, failures, options.attempts,
@@ -96,38 +147,76 @@ async def serve(bot: Bot, options: Options) -> int:
         await asyncio.sleep(delay)
 
 
-async def _connect_once(session: Session, options: Options) -> str:
+async def _connect_once(
+    session: SessionLike, options: Options, log: logging.Logger, exit_at_end: bool
+) -> str:
     """Run one connection to its end; return why it ended, or raise ``_Fatal``."""
     try:
         async with grpc.aio.insecure_channel(options.server) as channel:
-            await _play(session, referee_pb2_grpc.RefereeStub(channel), options.token)
-        return "the referee closed the stream"
+            call = referee_pb2_grpc.RefereeStub(channel).Connect(None)
+            await call.write(session.hello(options.token))
+            await _play(session, call)
     except RefereeError as err:
-        return _on_referee_error(session, err)
+        return _on_referee_error(session, err, log)
     except grpc.aio.AioRpcError as err:
         status = _FATAL_STATUS.get(err.code())
         if status is not None:
-            LOG.error("the server at %s refused the stream: %s", options.server, err.details())
+            log.error("the server at %s refused the stream: %s", options.server, err.details())
             raise _Fatal(status) from None
         return f"{err.code().name}: {err.details()}"
     except asyncio.InvalidStateError:
         return "the stream ended while the bot was answering"
+    if exit_at_end:
+        log.info("the referee closed the stream")
+        raise _Fatal(EXIT_OK)
+    return "the referee closed the stream"
 
 
-async def _play(session: Session, stub: referee_pb2_grpc.RefereeAsyncStub, token: str) -> None:
-    """Say hello, then answer packets until the stream ends."""
-    call = stub.Connect(None)
-    await call.write(session.hello(token))
-    while True:
-        packet = await call.read()
-        if not isinstance(packet, pb.RefereePacket):
-            return  # end of stream
-        replies = session.handle(packet)
-        if replies:
+async def _play(session: SessionLike, call: _Call) -> None:
+    """Answer packets until the stream ends; a failed write ends it too (with its error)."""
+    writing = asyncio.Lock()
+
+    async def send(replies: Sequence[pb.BotMessage]) -> None:
+        async with writing:
             await call.write(pb.BotPacket(messages=replies))
 
+    async def read() -> None:
+        while True:
+            packet = await call.read()
+            if not isinstance(packet, pb.RefereePacket):
+                return  # grpc.aio.EOF: the referee finished the stream with status OK
+            replies = session.handle(packet)
+            if replies:
+                await send(replies)
 
-def _on_referee_error(session: Session, err: RefereeError) -> str:
+    async def send_later(outbox: asyncio.Queue[pb.BotMessage]) -> None:
+        while True:
+            batch = [await outbox.get()]
+            while not outbox.empty():
+                batch.append(outbox.get_nowait())
+            await send(batch)
+
+    outbox = session.outbox
+    if outbox is None:
+        await read()
+    else:
+        await _until_one_ends(read(), send_later(outbox))
+
+
+async def _until_one_ends(*work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` side by side until one ends; cancel the rest and raise what it raised."""
+    tasks = [asyncio.ensure_future(w) for w in work]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for task in done:
+        task.result()
+
+
+def _on_referee_error(session: SessionLike, err: RefereeError, log: logging.Logger) -> str:
     """Decide what a fatal ``Error`` means for this process.
 
     A bad token on a re-dial is retried: the referee may not yet have noticed that this bot's
@@ -136,6 +225,5 @@ def _on_referee_error(session: Session, err: RefereeError) -> str:
     if err.code == pb.ERROR_CODE_BAD_TOKEN and session.ever_welcomed:
         return f"token refused on reconnect: {err.message}"
     status = _ERROR_EXIT.get(err.code, EXIT_FAILURE)
-    log = LOG.info if status == EXIT_OK else LOG.error
-    log("the referee ended the connection: %s", err)
+    (log.info if status == EXIT_OK else log.error)("the referee ended the connection: %s", err)
     raise _Fatal(status)

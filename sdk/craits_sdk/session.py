@@ -1,9 +1,10 @@
 """The bot side of the protocol without any I/O: referee packets in, reply messages out.
 
-Kept apart from the gRPC loop (``client.py``) so that every protocol rule can be read in one place
-and tested without a network. A ``Session`` outlives a connection: after a reconnect the referee
-re-sends ``GameStart`` and the pending ``DecisionRequest`` of each live game, and the session's
-games and open decisions are what make that resume seamless.
+Kept apart from the gRPC loop (``client.py``, which drives it as a ``SessionLike``) so that every
+protocol rule can be read in one place and tested without a network. A ``Session`` outlives a
+connection: after a reconnect the referee re-sends ``GameStart`` and the pending
+``DecisionRequest`` of each live game, and the session's games and open decisions are what make
+that resume seamless.
 
 The failure rules, all here: an exception in ``decide`` or a return value that names no move is
 logged with its traceback and answered with the first legal move; a refused answer is retried
@@ -62,6 +63,9 @@ class _Open:
 
 class Session:
     """Protocol state of one bot process across all its connections and games."""
+
+    outbox: Final = None
+    """No reply comes later: ``handle`` returns every one (see ``client.SessionLike``)."""
 
     def __init__(self, bot: Bot, log: logging.Logger = LOG) -> None:
         self.bot = bot

@@ -9,8 +9,8 @@ line and another answer is read. At the game's end the child's stdin is closed. 
 with examples, is docs/pipe-bots.md; ``lines`` is its code.
 
 Modules: ``lines`` (the format), ``child`` (one child process), ``game`` (one game's task),
-``session`` (routing referee messages to games), ``client`` (the gRPC stream and reconnects),
-``run`` (the whole process: children's stderr, SIGTERM).
+``session`` (routing referee messages to games), ``run`` (the whole process: children's stderr,
+SIGTERM). The gRPC stream and its reconnects are the SDK's loop (``craits_sdk.client``).
 ``craits pipe -- COMMAND...`` (``craits.cli.pipe``) is the command-line face of ``run_pipe``.
 """
 

@@ -1,4 +1,9 @@
-"""The whole pipe process: where children's stderr goes, and a clean stop on SIGTERM."""
+"""The whole pipe process: where children's stderr goes, and a clean stop on SIGTERM.
+
+The stream itself is the SDK's connection loop (``craits_sdk.client.serve_session``) driving a
+``PipeSession``: a pipe bot and a Python bot dial, re-dial and exit alike under a referee, except
+that a stream the referee ends cleanly ends the pipe (status 0) rather than being re-dialled.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +16,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from craits_sdk import Options
+from craits_sdk.client import serve_session
 
-from .client import serve
-from .game import ChildSpec
+from .game import LOG, ChildSpec
 from .session import PipeSession
 
 EXIT_TERMINATED: Final = 128 + signal.SIGTERM
@@ -37,7 +42,9 @@ async def run_pipe(
         spec = ChildSpec(tuple(argv), err_file, dict(os.environ if env is None else env))
         session = PipeSession(spec)
         try:
-            return await _until_sigterm(serve(session, options))
+            return await _until_sigterm(
+                serve_session(session, options, log=LOG, exit_at_end_of_stream=True)
+            )
         finally:
             await session.close()
 

@@ -3,12 +3,14 @@
 Handling a packet never waits: every game-scoped message goes to its game's inbox and the game's
 own task answers when its child does (``game.py``). Replies wait in ``outbox``, which outlives a
 connection, so an answer the child gives while the stream is being re-dialled is not lost; the
-connection loop (``client.py``) drains the outbox into as few packets as it can.
+connection loop (the SDK's ``craits_sdk.client``, which drives a ``PipeSession`` as a
+``SessionLike``) drains the outbox into as few packets as it can.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Final
 
 from craits.protocol import PROTOCOL_VERSION
@@ -38,8 +40,11 @@ class PipeSession:
         hello = pb.Hello(protocol_version=PROTOCOL_VERSION, token=token, client=CLIENT_NAME)
         return pb.BotPacket(messages=[pb.BotMessage(hello=hello)])
 
-    def handle(self, packet: pb.RefereePacket) -> None:
-        """Route a packet's messages in order; ``RefereeError`` on a fatal ``Error``."""
+    def handle(self, packet: pb.RefereePacket) -> Sequence[pb.BotMessage]:
+        """Route a packet's messages in order; ``RefereeError`` on a fatal ``Error``.
+
+        Returns no reply: every answer comes later, through ``outbox``.
+        """
         for message in packet.messages:
             kind = message.WhichOneof("payload")
             if kind == "welcome":
@@ -54,6 +59,7 @@ class PipeSession:
                 self._route(getattr(message, kind))
             else:
                 LOG.warning("ignoring a referee message of unknown kind %r", kind)
+        return ()
 
     async def close(self) -> None:
         """Stop every game and close every child (the process is ending)."""
