@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
         "fails its check; there are no retries. Exit status 0 only if every check passes.",
     )
     parser.add_argument("spec", metavar="BOT_SPEC",
-                        help="a bundled bot name (random, greedy) or a shell command")
+                        help="a bundled bot name (greedy, random, lowcard) or a shell command")
     parser.add_argument("--move-ms", type=int, default=1000,
                         help="time allowed per decision, no bank (1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the short game (1)")

@@ -25,7 +25,9 @@ def register(subparsers: Any) -> None:
         "match", help="play one game between bot processes over gRPC",
         description="Start a referee on loopback, launch each bot as its own process (it finds "
         "the referee in CRAITS_SERVER and its token in CRAITS_TOKEN), play one full game and "
-        "print the result. A SPEC is a bundled bot name (random, greedy) or a shell command.",
+        "print the result. A SPEC is a bundled bot name (greedy, random, lowcard) or a shell "
+        "command, run from the current directory with this installation's python first on PATH; "
+        "seats follow the order of --bot.",
     )
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
                         required=True, help="a bot; give 2 to 10 (repeat the option)")
