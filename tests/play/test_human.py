@@ -10,10 +10,11 @@ import trio
 from craits.engine import Event, Move, preset
 from craits.referee.game import GameSpec, play_game
 from craits.referee.human import EntryError, HumanSeat, parse_entry
-from craits.referee.narrate import Names, describe
+from craits.referee.narrate import player_voice
 from craits.referee.policy import SeatClock, TimeControl
 from craits.referee.positions import Position, position
 from craits.referee.seats import Decision, InProcessSeat, Table
+from craits.words import describe
 
 
 class Terminal:
@@ -132,7 +133,7 @@ def test_parse_entry_forms() -> None:
 
 
 def test_events_read_in_the_right_person() -> None:
-    who = Names(("you", "random"), 0)
+    who = player_voice(("you", "random"), 0)
     assert describe(Event("hand_start", 1, (), 8, 1), who) == "hand 1: random deals 8 cards each"
     assert describe(Event("hand_start", 0, (), 1, 8), who) == "hand 8: you deal 1 card each"
     assert describe(Event("skip", 0, detail="four"), who) == "you are skipped (four)"

@@ -18,10 +18,11 @@ from typing import Final
 import trio
 
 from craits.engine import Card, CardError, Game, IllegalMove, Move, MoveError, observe
+from craits.words import describe_all
 
 from .game import GameResult, GameSpec, play_game
 from .match import unique_names
-from .narrate import Names, describe_all, turn_text
+from .narrate import player_voice, turn_text
 from .running import connect_all, running_bots
 from .seats import Decision, Seat, SeatResult, Table
 
@@ -65,7 +66,7 @@ class HumanSeat(Seat):
         self._write = write
         self._echo = (not sys.stdin.isatty()) if echo is None else echo
         self._seen = 0
-        self._names = Names((), 0)
+        self._voice = player_voice((), 0)
         self.quit_scope = trio.CancelScope()
         """The runner wraps the game in this scope; quitting cancels it."""
         self.quitted = False
@@ -76,7 +77,7 @@ class HumanSeat(Seat):
 
     async def start(self, table: Table, seat: int) -> None:
         """Introduce the table and how to answer."""
-        self._names, self._seen = Names(table.players, seat), 0
+        self._voice, self._seen = player_voice(table.players, seat), 0
         others = ", ".join(f"{n} (seat {i})" for i, n in enumerate(table.players) if i != seat)
         rules = table.rules
         self.say(f"Craits: you are seat {seat} against {others}; rules {rules.preset}, "
@@ -88,14 +89,14 @@ class HumanSeat(Seat):
         view = observe(decision.game, decision.seat, self._seen)
         self._seen = len(decision.game.events)
         self.say()
-        self.say(turn_text(view, self._names))
+        self.say(turn_text(view, self._voice))
         return await self._answer(decision, view.legal_moves)
 
     async def update(self, table: Table, seat: int, game: Game) -> None:
         """Say what happened since the person last decided (a hand's end and scores)."""
         events = [e.seen_by(seat) for e in game.events[self._seen:]]
         self._seen = len(game.events)
-        for line in describe_all(events, self._names):
+        for line in describe_all(events, self._voice):
             self.say(f"  · {line}")
 
     async def finish(self, table: Table, seat: int, result: SeatResult) -> None:

@@ -6,8 +6,7 @@ stored log that disagrees with its own moves is caught instead of being shown.
 
 - ``stored``: one recorded game as plain values (``load_game``, ``iter_games``).
 - ``steps``: the game replayed move by move, with the events each move caused.
-- ``words``: an event in plain words.
-- ``terminal``: ``craits replay``'s hand-by-hand text.
+- ``terminal``: ``craits replay``'s hand-by-hand text (events in words: ``craits.words``).
 - ``frames``: the states the HTML viewer steps through.
 - ``site``: ``craits report --html``: index page, plot and one viewer page per game.
 """

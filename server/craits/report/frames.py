@@ -16,11 +16,11 @@ from typing import Any, Final
 
 from craits.engine import Event, Game, format_cards
 from craits.engine.cards import SUIT_LETTERS
+from craits.words import Voice, describe_all
 
 from .steps import Step, walk
 from .stored import StoredGame
 from .terminal import fault_line
-from .words import describe
 
 OWN_FRAME: Final = ("log", "mv")
 """Frame fields that are not carried into the next frame."""
@@ -95,7 +95,7 @@ def _split_after_hand_end(events: Sequence[Event]) -> list[list[Event]]:
 
 
 def _words(events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    return [text for e in events if e.kind != "shuffle" and (text := describe(e, names))]
+    return describe_all(events, Voice(names))
 
 
 def _move(step: Step) -> dict[str, Any] | None:

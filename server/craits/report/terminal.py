@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from craits.engine import Event, Game, Rules, format_cards, preset
+from craits.words import HAND_END_REASONS, Voice, cards_or_count, describe, plural
 
 from .steps import Step, walk
 from .stored import Fault, StoredGame
-from .words import HAND_END_REASONS, cards_or_count, describe, plural
 
 QUIET_KINDS: Final = frozenset({"shuffle", "game_end", "final"})
 """Events the text leaves out: a shuffle says nothing, the result comes from the store."""
@@ -160,7 +160,7 @@ class _Text:
         elif e.kind == "hand_end":
             self.score_table(e)
         elif e.kind not in QUIET_KINDS:
-            phrase = describe(e, self.names)
+            phrase = describe(e, Voice(self.names))
             if phrase:
                 self.out(f"  {phrase}")
 
