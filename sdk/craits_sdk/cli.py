@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import importlib
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -36,15 +35,10 @@ def add_connection_args(parser: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> Options:
     """Connection options from parsed arguments, falling back on the environment."""
-    server = args.server or os.environ.get("CRAITS_SERVER")
-    token = args.token if args.token is not None else os.environ.get("CRAITS_TOKEN")
-    if not server:
-        raise UsageError("no referee address: pass --server HOST:PORT or set CRAITS_SERVER")
-    if not token:
-        raise UsageError("no bot token: pass --token TOKEN or set CRAITS_TOKEN")
-    if args.attempts < 0:
-        raise UsageError("--attempts must be 0 or more")
-    return Options(server=server, token=token, attempts=args.attempts)
+    try:
+        return Options.resolve(args.server, args.token, args.attempts)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def load_bot(spec: str) -> Bot:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -69,6 +70,22 @@ class Options:
     backoff_s: float = 0.2
     """Wait before the first re-dial; doubles after each failed one."""
     max_backoff_s: float = 5.0
+
+    @staticmethod
+    def resolve(server: str | None, token: str | None, attempts: int) -> Options:
+        """Options from command-line values, falling back on ``CRAITS_SERVER``/``CRAITS_TOKEN``.
+
+        ``ValueError`` says what is missing and how to give it, for every command that connects.
+        """
+        server = server or os.environ.get("CRAITS_SERVER")
+        token = token if token is not None else os.environ.get("CRAITS_TOKEN")
+        if not server:
+            raise ValueError("no referee address: pass --server HOST:PORT or set CRAITS_SERVER")
+        if not token:
+            raise ValueError("no bot token: pass --token TOKEN or set CRAITS_TOKEN")
+        if attempts < 0:
+            raise ValueError("--attempts must be 0 or more")
+        return Options(server=server, token=token, attempts=attempts)
 
 
 class SessionLike(Protocol):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -52,18 +51,13 @@ def run(args: argparse.Namespace) -> int:
     from craits.pipebot import run_pipe
     from craits_sdk import Options
 
-    server = args.server or os.environ.get("CRAITS_SERVER")
-    token = args.token if args.token is not None else os.environ.get("CRAITS_TOKEN")
-    if not server:
-        raise UsageError("no referee address: pass --server HOST:PORT or set CRAITS_SERVER")
-    if not token:
-        raise UsageError("no bot token: pass --token TOKEN or set CRAITS_TOKEN")
-    if args.attempts < 0:
-        raise UsageError("--attempts must be 0 or more")
+    try:
+        options = Options.resolve(args.server, args.token, args.attempts)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if shutil.which(args.command[0]) is None:
         raise UsageError(f"cannot run {args.command[0]!r}: not found or not executable")
     _configure_logging(args.quiet)
-    options = Options(server=server, token=token, attempts=args.attempts)
     return asyncio.run(run_pipe(args.command, options, args.stderr))
 
 

@@ -136,7 +136,7 @@ POSITIONS: Final[tuple[Position, ...]] = (
              lambda: upturned("9S")),
     Position("draw", "nothing is playable: must draw",
              lambda: dealt(["7C 5S KD 4D", "", ""], "3H", dealer=2)),
-    Position("jacks", "face cards on, a jack was played: pass it on with a J (drawing 2 only without one)",
+    Position("jacks", "face cards on, a jack was played: pass it on with a J (draw 2 without)",
              lambda: dealt(["JS 7C 4D 9H 5C", "", "JH"], "3H", dealer=1, rules=FACE_CARDS,
                            lead_in=["play JH"])),
     Position("king", "face cards on, the bot just played a king: 3 more cards in sequence",
