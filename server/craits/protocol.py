@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Final
 
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+
 from craits.engine import (
     CARDS,
     Card,
@@ -29,6 +31,9 @@ PROTOCOL_VERSION: Final = pb.PROTOCOL_VERSION_1
 _CARD_PB: Final = tuple(
     pb.Card(rank=pb.Rank.ValueType(c.rank), suit=pb.Suit.ValueType(c.suit + 1)) for c in CARDS
 )
+_SUIT_PB: Final = tuple(pb.Suit.ValueType(s) for s in range(5))
+"""Wire suits by engine suit + 1 (0: no suit)."""
+_PHASE_PB: Final = tuple(pb.Phase.ValueType(p) for p in range(max(Phase) + 1))
 _KIND_TO_PB: Final = {
     MoveKind.PLAY: pb.MOVE_KIND_PLAY,
     MoveKind.DRAW: pb.MOVE_KIND_DRAW,
@@ -136,18 +141,27 @@ def rules_from_pb(msg: pb.Rules) -> Rules:
 
 def event_to_pb(event: Event, index: int) -> pb.Event:
     """The wire form of one (already redacted) event."""
-    msg = pb.Event(
-        kind=event.kind,
-        cards=[_CARD_PB[c] for c in event.cards],
-        value=event.value,
-        aux=event.aux,
-        detail=event.detail,
-        private=event.private,
-        index=index,
-    )
-    if event.seat >= 0:
-        msg.seat = event.seat
-    return msg
+    msg = pb.Observation()
+    add_events(msg.events, (event,), index)
+    return msg.events[0]
+
+
+def add_events(
+    out: RepeatedCompositeFieldContainer[pb.Event], events: Sequence[Event], first_index: int
+) -> None:
+    """Append the wire forms of consecutive events (from log index ``first_index``) to ``out``.
+
+    Built in place with one ``add`` call each: constructing messages and then putting them in a
+    repeated field copies every one (the referee does this for every decision).
+    """
+    add, card = out.add, _CARD_PB
+    for index, e in enumerate(events, first_index):
+        if e.seat >= 0:
+            add(kind=e.kind, seat=e.seat, cards=[card[c] for c in e.cards], value=e.value,
+                aux=e.aux, detail=e.detail, private=e.private, index=index)
+        else:
+            add(kind=e.kind, cards=[card[c] for c in e.cards], value=e.value, aux=e.aux,
+                detail=e.detail, private=e.private, index=index)
 
 
 def event_from_pb(msg: pb.Event) -> Event:
@@ -165,35 +179,47 @@ def event_from_pb(msg: pb.Event) -> Event:
 
 def events_to_pb(events: Sequence[Event], first_index: int) -> list[pb.Event]:
     """Wire forms of consecutive events starting at log index ``first_index``."""
-    return [event_to_pb(e, first_index + i) for i, e in enumerate(events)]
+    msg = pb.Observation()
+    add_events(msg.events, events, first_index)
+    return list(msg.events)
 
 
 def observation_to_pb(obs: Observation) -> pb.Observation:
     """The wire form of a seat's observation (its events carry their log indexes)."""
-    return pb.Observation(
-        seat=obs.seat,
-        players=obs.players,
-        hand_number=obs.hand_number,
-        hands_in_game=obs.hands_in_game,
-        deal_size=obs.deal_size,
-        dealer=obs.dealer,
-        direction=obs.direction,
-        phase=pb.Phase.ValueType(int(obs.phase)),
-        to_act=obs.to_act,
-        hand=[_CARD_PB[c] for c in obs.hand],
-        hand_sizes=obs.hand_sizes,
-        stock_size=obs.stock_size,
-        discard_size=obs.discard_size,
-        top_card=_CARD_PB[obs.top_card],
-        active_suit=pb.Suit.ValueType(obs.active_suit + 1),
-        count=obs.count,
-        jack_penalty=obs.jack_penalty,
-        king_left=obs.king_left,
-        forfeits=obs.forfeits,
-        totals=obs.totals,
-        pressure_counts=obs.pressure_counts,
-        events=events_to_pb(obs.events, obs.events_from),
-    )
+    msg = pb.Observation()
+    fill_observation(msg, obs)
+    return msg
+
+
+def fill_observation(msg: pb.Observation, obs: Observation) -> None:
+    """Set the fields of an empty ``msg`` (e.g. a request's own) to the wire form of ``obs``.
+
+    Field by field, in place: for a decision request this is about twice as fast as building the
+    messages with keyword arguments, which copies every nested message into its parent.
+    """
+    msg.seat = obs.seat
+    msg.players = obs.players
+    msg.hand_number = obs.hand_number
+    msg.hands_in_game = obs.hands_in_game
+    msg.deal_size = obs.deal_size
+    msg.dealer = obs.dealer
+    msg.direction = obs.direction
+    msg.phase = _PHASE_PB[obs.phase]
+    msg.to_act = obs.to_act
+    card = _CARD_PB
+    msg.hand.extend([card[c] for c in obs.hand])
+    msg.hand_sizes.extend(obs.hand_sizes)
+    msg.stock_size = obs.stock_size
+    msg.discard_size = obs.discard_size
+    msg.top_card.CopyFrom(card[obs.top_card])
+    msg.active_suit = _SUIT_PB[obs.active_suit + 1]
+    msg.count = obs.count
+    msg.jack_penalty = obs.jack_penalty
+    msg.king_left = obs.king_left
+    msg.forfeits.extend(obs.forfeits)
+    msg.totals.extend(obs.totals)
+    msg.pressure_counts.extend(obs.pressure_counts)
+    add_events(msg.events, obs.events, obs.events_from)
 
 
 def observation_from_pb(

@@ -25,8 +25,8 @@ from craits.protocol import (
     PROTOCOL_VERSION,
     ReplyError,
     events_to_pb,
+    fill_observation,
     moves_to_pb,
-    observation_to_pb,
     reply_to_move,
     rules_to_pb,
 )
@@ -239,7 +239,7 @@ class RemoteSeat(Seat):
             raise SeatGone()
         self._pending = decision
         self._asked_at = time.perf_counter()
-        self._send(pb.RefereeMessage(decision=self._request(decision)))
+        self._send(self._request(decision))
         while True:
             reply = await self._inbox.receive()
             if reply is _DISCONNECTED:
@@ -315,20 +315,23 @@ class RemoteSeat(Seat):
                 retries_left=decision.retries_left,
             )))
 
-    def _request(self, decision: Decision) -> pb.DecisionRequest:
+    def _request(self, decision: Decision) -> pb.RefereeMessage:
+        """The decision request, built in place (nested messages passed to constructors are
+        copied, and this runs for every decision)."""
         game = decision.game
         obs = observe(game, decision.seat, self._sent)
         self._sent = len(game.events)
         table = decision.table
-        return pb.DecisionRequest(
-            game_id=table.game_id,
-            decision_id=decision.decision_id,
-            observation=observation_to_pb(obs),
-            legal_moves=moves_to_pb(decision.legal),
-            move_ms=table.time.move_ms,
-            bank_ms=int(decision.clock.bank_ms),
-            last_latency_us=decision.clock.last_latency_us,
-        )
+        msg = pb.RefereeMessage()
+        req = msg.decision
+        req.game_id = table.game_id
+        req.decision_id = decision.decision_id
+        fill_observation(req.observation, obs)
+        req.legal_moves.extend(moves_to_pb(decision.legal))
+        req.move_ms = table.time.move_ms
+        req.bank_ms = int(decision.clock.bank_ms)
+        req.last_latency_us = decision.clock.last_latency_us
+        return msg
 
     def _game_start(self) -> pb.GameStart:
         table = self._table
