@@ -65,7 +65,7 @@ class BotEntry:
     """Set when the bot's process is known to have exited: no reconnect to wait for."""
     dead_reason: str = ""
     connected: trio.Event = field(default_factory=trio.Event)
-    ever_connected: bool = False
+    """Set (then replaced) whenever the bot connects or disconnects: waiters re-check."""
 
 
 class BotHub:
@@ -86,10 +86,6 @@ class BotHub:
         entry = BotEntry(name=name, token=token or secrets.token_urlsafe(18))
         self._by_token[entry.token] = entry
         return entry
-
-    def bot(self, token: str) -> BotEntry:
-        """The entry of an issued token."""
-        return self._by_token[token]
 
     def seat_for(self, entry: BotEntry) -> RemoteSeat:
         """A new seat played by this bot (one per game)."""
@@ -170,7 +166,6 @@ class BotHub:
         )))
         for seat in entry.seats.values():
             seat.resume()
-        entry.ever_connected = True
         entry.connected.set()
         entry.connected = trio.Event()
 
