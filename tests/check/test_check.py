@@ -88,7 +88,7 @@ def test_text_report_as_a_user_sees_it() -> None:
 
 
 def test_text_report_names_failures_and_the_log() -> None:
-    result = check_process("no-such-bot-command")
+    result = check_process("sh -c 'exit 3'")  # starts, then dies before connecting
     assert result.status == 1
     lines = result.out.splitlines()
     assert lines[-1] == "0 passed, 1 failed"

@@ -97,3 +97,14 @@ def test_match_mode_stops_early_when_the_sprt_decides(tmp_path: Path) -> None:
     assert final["games"] == 2 * final["sprt"]["deal_sets"] or final["games"] > 0
     listed = json.loads(_run("tournament", "list", "--db", db, "--json").stdout)
     assert listed["tournaments"][0]["done"] == final["games"]
+
+
+def test_misspelt_bot_is_a_one_line_error(tmp_path: Path) -> None:
+    config = tmp_path / "typo.toml"
+    config.write_text(SMALL.replace('name = "lowcard"', 'name = "mine"\ncommand = "gredy"'))
+    done = _run("tournament", "run", str(config), "--db", str(tmp_path / "t.sqlite"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "unknown bot 'gredy'" in done.stderr
+    match = subprocess.run([*CRAITS, "match", "--bot", "gredy", "--bot", "greedy"],
+                           capture_output=True, text=True, timeout=120)
+    assert match.returncode == 2 and "not a bundled bot" in match.stderr

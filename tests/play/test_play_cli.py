@@ -38,10 +38,13 @@ def test_q_quits_cleanly_with_no_result() -> None:
 
 
 def test_a_bot_that_cannot_start_is_one_line() -> None:
-    proc = _play("", "--bot", "no-such-bot-command")
+    proc = _play("", "--bot", "sh -c 'exit 3'")  # starts, then dies before connecting
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and "never connected" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert "status 3" in proc.stderr and "Traceback" not in proc.stderr
+    misspelt = _play("", "--bot", "gredy")
+    assert misspelt.returncode == 2 and misspelt.stderr.count("\n") == 1
+    assert "not a bundled bot" in misspelt.stderr and "Traceback" not in misspelt.stderr
 
 
 def test_bad_settings_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

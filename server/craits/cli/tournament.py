@@ -12,6 +12,7 @@ from typing import Any
 
 import trio
 
+from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import BotPoolError
 from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
 from craits.tournament.runner import run_tournament
@@ -125,7 +126,10 @@ def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
     logs = args.db.parent / "logs" / tid
     try:
         trio.run(run_tournament, store, tid, logs, display)
-    except BotPoolError as exc:
+    except LaunchError as exc:  # the stored configuration names a bot that cannot start
+        store.set_status(tid, "paused")
+        raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None
+    except BotPoolError as exc:  # a bot did not connect: may work on another try
         store.set_status(tid, "paused")
         raise UsageError(f"{exc}; resume with `craits tournament resume {tid}`") from None
     except KeyboardInterrupt:

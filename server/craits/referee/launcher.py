@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -34,11 +35,23 @@ def bundled_bots() -> dict[str, str]:
 
 
 def command_for(spec: str) -> list[str]:
-    """The argv that starts the bot a SPEC names."""
+    """The argv that starts the bot a SPEC names; ``LaunchError`` for a one-word SPEC that is
+    neither a bundled bot nor a program on ``PATH`` (most likely a misspelt bot name)."""
     bundled = bundled_bots()
     if spec in bundled:
         return [sys.executable, "-m", "craits_sdk", "run", bundled[spec]]
+    words = spec.split()
+    if len(words) == 1 and shutil.which(words[0], path=_bot_path()) is None:
+        known = ", ".join(bundled) or "none installed"
+        raise LaunchError(
+            f"unknown bot {spec!r}: not a bundled bot ({known}) nor a program on PATH"
+        )
     return ["/bin/sh", "-c", spec]
+
+
+def _bot_path() -> str:
+    """The PATH a launched bot gets: this interpreter's directory first."""
+    return os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 
 def display_name(spec: str) -> str:
@@ -124,7 +137,7 @@ async def launch(
     entry = hub.issue_token(name)
     env = dict(os.environ)
     # A bot command saying "python3 my_bot.py" should get this interpreter and its packages.
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["PATH"] = _bot_path()
     env.update(extra_env or {})
     env.update({"CRAITS_SERVER": address, "CRAITS_TOKEN": entry.token, "CRAITS_BOT_NAME": name})
     log_dir.mkdir(parents=True, exist_ok=True)

@@ -59,10 +59,10 @@ async def running_bots(
                     await stop_all(referee.hub, bots)
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
-        raise _sole(group) from None
+        raise sole_exception(group) from None
 
 
-def _sole(group: BaseExceptionGroup[BaseException]) -> BaseException:
+def sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException:
     """The one exception the nurseries wrapped (the watchers never raise), so callers catch it.
 
     Trio wraps whatever leaves a nursery's body in an exception group, once per nursery it

@@ -23,6 +23,7 @@ import trio
 from craits.engine import Rules
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
+from craits.referee.running import sole_exception
 from craits.referee.server import open_referee
 
 from .botpool import BotPool
@@ -173,6 +174,16 @@ async def run_tournament(
     """Play every pending game of a stored tournament (resuming whatever a dead run left)."""
     store.reset_running(tournament_id)
     store.set_status(tournament_id, "running")
+    try:
+        await _run(store, tournament_id, log_dir, hook, host)
+    except BaseExceptionGroup as group:
+        raise sole_exception(group) from None  # so callers can catch BotPoolError, LaunchError
+    store.set_status(tournament_id, "finished")
+
+
+async def _run(
+    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook, host: str
+) -> None:
     async with open_referee(host) as referee, trio.open_nursery() as nursery:
         pool = BotPool(referee, nursery, log_dir)
         try:
@@ -186,4 +197,3 @@ async def run_tournament(
             with trio.CancelScope(shield=True):
                 await pool.stop()
             nursery.cancel_scope.cancel()
-    store.set_status(tournament_id, "finished")
