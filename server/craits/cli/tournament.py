@@ -18,7 +18,7 @@ from craits.tournament.config import ConfigError, TournamentConfig, default_conf
 from craits.tournament.runner import run_tournament
 from craits.tournament.sprt import SprtResult, match_verdict
 from craits.tournament.standings import Standings
-from craits.tournament.store import CSV_FIELDS, Store, StoreError
+from craits.tournament.store import CSV_FIELDS, Store, StoreError, TournamentInfo
 
 from .common import UsageError, print_json
 from .live import LiveDisplay
@@ -111,10 +111,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
     with _open(args.db) as store:
-        try:
-            info = store.tournament(args.id)
-        except StoreError as exc:
-            raise UsageError(f"{exc} in {args.db} (see `craits tournament list`)") from None
+        info = _stored(store, args)
         if not args.json:
             print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
                   "games already played", file=sys.stderr)
@@ -141,6 +138,14 @@ def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
     return 0
 
 
+def _stored(store: Store, args: argparse.Namespace) -> TournamentInfo:
+    """The tournament ``args.id`` names, or a usage error pointing at ``craits tournament list``."""
+    try:
+        return store.tournament(args.id)
+    except StoreError as exc:
+        raise UsageError(f"{exc} in {args.db} (see `craits tournament list`)") from None
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per tournament."""
     with _open(args.db) as store:
@@ -162,10 +167,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     """Standings (or every game as CSV) of one tournament."""
     with _open(args.db) as store:
-        try:
-            info = store.tournament(args.id)
-        except StoreError as exc:
-            raise UsageError(f"{exc} in {args.db} (see `craits tournament list`)") from None
+        info = _stored(store, args)
         if args.csv:
             writer = csv.DictWriter(sys.stdout, fieldnames=list(CSV_FIELDS))
             writer.writeheader()

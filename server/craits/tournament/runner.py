@@ -50,14 +50,13 @@ class Progress:
     """A one-line description of the last finished game."""
     sprt: SprtResult | None = None
     """In ``match`` mode: the sequential test after the last complete deal set."""
+    played: int = 0
+    """Games finished in this run (``done`` also counts earlier runs)."""
 
     @property
     def rate(self) -> float:
         """Games per second in this run."""
         return self.played / max(1e-9, time.monotonic() - self.started_at)
-
-    played: int = 0
-    """Games finished in this run (``done`` also counts earlier runs)."""
 
     @property
     def eta_s(self) -> float:
