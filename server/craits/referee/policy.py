@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
 
 from craits.engine import Move, MoveKind
 
@@ -46,8 +45,6 @@ class FailurePolicy:
             )
 
 
-FAULT_KINDS: Final = ("timeout", "bad_replies", "disconnect", "crash", "strikes", "bad_reply")
-"""``bad_reply`` is a rejected reply (no strike yet); the others each cost a strike or forfeit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +53,7 @@ class Fault:
 
     seat: int
     kind: str
+    """timeout, bad_replies, disconnect, crash, or error (the bot's own code raised)."""
     detail: str
     decision_id: int
     strike: bool
