@@ -25,6 +25,7 @@ import trio
 
 from craits.engine import Game, observe, preset
 from craits.protocol import moves_to_pb, observation_to_pb
+from craits.referee import host
 from craits.referee.game import GameSpec, play_game
 from craits.referee.launcher import launch
 from craits.referee.server import open_referee
@@ -117,7 +118,7 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     for tables in args.tables:
         raw = raw_pingpong(tables, args.seconds, size)
-        ref = trio.run(_referee, tables, args.seconds)
+        ref = host.run(_referee, tables, args.seconds)
         rows.append({
             "tables": tables, "message_bytes": size,
             "raw_rt_per_s": round(raw["round_trips_per_s"]),

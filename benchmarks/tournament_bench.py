@@ -18,8 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import trio
-
+from craits.referee import host
 from craits.tournament.config import default_config
 from craits.tournament.runner import run_tournament
 from craits.tournament.store import Store
@@ -36,7 +35,7 @@ def one_run(deal_sets: int, table_size: int, concurrency: int) -> dict[str, Any]
     with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "t.sqlite") as store:
         tid = store.create_tournament(config)
         started = time.perf_counter()
-        trio.run(run_tournament, store, tid, Path(tmp) / "logs")
+        host.run(run_tournament, store, tid, Path(tmp) / "logs")
         seconds = time.perf_counter() - started
         games = store.tournament(tid).jobs["done"]
         decisions = sum(

@@ -9,9 +9,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-import trio
-
 from craits.engine import Game, Rules, preset
+from craits.referee import host
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.referee.policy import FailurePolicy, TimeControl
@@ -42,7 +41,7 @@ def match(specs: list[str], game: GameSpec, logs: Path) -> GameResult:
     async def main() -> GameResult:
         return await run_match(specs, game, logs)
 
-    return trio.run(main)
+    return host.run(main)
 
 
 def first_legal_totals(rules: Rules, players: int, seed: int) -> tuple[int, ...]:

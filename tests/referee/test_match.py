@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import trio
 
 from craits.engine import Game, preset, replay
+from craits.referee import host
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.referee.policy import FailurePolicy, TimeControl
@@ -19,7 +19,7 @@ def _match(specs: list[str], spec: GameSpec, logs: Path) -> GameResult:
     async def main() -> GameResult:
         return await run_match(specs, spec, logs)
 
-    return trio.run(main)
+    return host.run(main)
 
 
 def _first_legal_outcome(players: int, seed: int) -> tuple[int, ...]:

@@ -28,15 +28,15 @@ class Referee:
 
 @asynccontextmanager
 async def open_referee(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[Referee]:
-    """Serve on ``host:port`` (port 0 picks a free one) for the duration of the block."""
+    """Serve on ``host:port`` (port 0 picks a free one) for the duration of the block.
+
+    Needs an asyncio loop hosting this trio run: start the program with ``host.run``.
+    """
     hub = BotHub()
     bridge = GrpcBridge(hub, host, port)
-    async with trio.open_nursery() as nursery:
-        bound = await bridge.start()
-        nursery.start_soon(bridge.flush_forever)
-        try:
-            yield Referee(hub, host, bound)
-        finally:
-            with trio.CancelScope(shield=True):
-                await bridge.stop()
-            nursery.cancel_scope.cancel()
+    bound = await bridge.start()
+    try:
+        yield Referee(hub, host, bound)
+    finally:
+        with trio.CancelScope(shield=True):
+            await bridge.stop()
