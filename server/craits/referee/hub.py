@@ -1,9 +1,10 @@
 """Remote bots: tokens, sessions, and routing replies from the wire to the seats waiting for them.
 
-Runs entirely in the trio thread. The gRPC bridge calls ``on_open``/``on_packet``/``on_close``
-(as plain synchronous callbacks scheduled into trio) and gives each session a thread-safe,
-non-blocking ``send``. A bot is known by the token the hub issued for it; one bot process may hold
-seats in many games at once over its single stream. When a bot reconnects with its token, the new
+Runs in the one thread that trio and grpc.aio share (``host``). The gRPC bridge calls
+``on_open``/``on_packet``/``on_close`` as plain synchronous calls and gives each session a
+non-blocking ``send``; a reply wakes its waiting game through trio's own rescheduling. A bot is
+known by the token the hub issued for it; one bot process may hold seats in many games at once
+over its single stream. When a bot reconnects with its token, the new
 session replaces the old one and every live game is re-announced (``GameStart`` with the full
 history on the next request), so a pending decision continues where it stopped.
 """
@@ -35,7 +36,7 @@ from craits.v1 import referee_pb2 as pb
 from .seats import Decision, Seat, SeatGone, SeatResult, Table
 
 Sender = Callable[[pb.RefereeMessage], None]
-"""Queues one message on a session's stream (thread-safe, never blocks)."""
+"""Queues one message on a session's stream (never blocks)."""
 Closer = Callable[[], None]
 """Ends a session's stream."""
 

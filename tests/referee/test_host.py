@@ -1,0 +1,97 @@
+"""trio as the guest of asyncio (``host.run``): what the single-thread bridge relies on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+
+import grpc
+import pytest
+import trio
+
+from craits.referee import host
+from craits.referee.server import open_referee
+from craits.v1 import referee_pb2 as pb
+from craits.v1 import referee_pb2_grpc as pb_grpc
+
+
+def test_run_returns_the_result_and_raises_the_error() -> None:
+    async def answer(x: int) -> int:
+        await trio.sleep(0)
+        return x * 2
+
+    async def fail() -> None:
+        await trio.sleep(0)
+        raise ValueError("from trio")
+
+    assert host.run(answer, 21) == 42
+    with pytest.raises(ValueError, match="from trio"):
+        host.run(fail)
+
+
+def test_trio_and_asyncio_share_one_thread() -> None:
+    """An asyncio coroutine awaited from trio runs on the hosting loop, in the same thread."""
+
+    async def on_asyncio() -> int:
+        await asyncio.sleep(0.01)
+        return threading.get_ident()
+
+    async def main() -> tuple[int, int]:
+        return threading.get_ident(), await host.wait_host(on_asyncio())
+
+    trio_thread, asyncio_thread = host.run(main)
+    assert trio_thread == asyncio_thread == threading.get_ident()
+
+
+def test_cancelling_the_trio_side_cancels_the_asyncio_task() -> None:
+    started: list[asyncio.Task[None]] = []
+
+    async def forever() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        started.append(task)
+        await asyncio.sleep(3600)
+
+    async def main() -> None:
+        with trio.move_on_after(0.05):
+            await host.wait_host(forever())
+
+    host.run(main)
+    assert started and started[0].cancelled()
+
+
+def test_open_referee_under_plain_trio_run_says_how_to_start_it() -> None:
+    async def main() -> None:
+        async with open_referee():
+            pass  # pragma: no cover - never reached
+
+    with pytest.raises(RuntimeError, match=r"host\.run\(main\) instead of trio\.run"):
+        trio.run(main)
+
+
+def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> None:
+    """SIGINT while a referee serves a live stream: KeyboardInterrupt out of ``host.run``."""
+    reached: list[str] = []
+
+    async def main() -> None:
+        async with open_referee() as ref:
+            channel = grpc.aio.insecure_channel(ref.address)
+            call = pb_grpc.RefereeStub(channel).Connect()
+            await host.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(
+                hello=pb.Hello(protocol_version=1, token="nobody"))])))
+            reply = await host.wait_host(call.read())
+            assert isinstance(reply, pb.RefereePacket)
+            reached.append(reply.messages[0].error.message)
+            os.kill(os.getpid(), signal.SIGINT)
+            try:
+                await trio.sleep(5)
+            finally:
+                reached.append("interrupted")
+                await host.wait_host(channel.close())
+
+    with pytest.raises(KeyboardInterrupt):
+        host.run(main)
+    assert reached[0].startswith("unknown token")
+    assert reached[1] == "interrupted"
