@@ -1,18 +1,28 @@
 """Referee throughput and latency with remote Python bots, beside a raw grpc.aio ping-pong.
 
-Usage: ``.venv/bin/python benchmarks/referee_bench.py [--seconds 5] [--tables 1 8] [--json]``
+Usage: ``.venv/bin/python benchmarks/referee_bench.py [--seconds 5] [--tables 1 8]
+[--bots lean sdk] [--json]``
 
 For each table count T: (1) raw ping-pong: a grpc.aio server echoing on the same ``Connect``
 stream shape, and one client process with T streams, messages of the size of a real decision
-request; (2) the referee: T concurrent 2-player games between two SDK bot processes (``random``),
-each bot multiplexing all T tables over its one stream. Reported: decisions (round trips) per
-second, and latency percentiles. The referee's latency is what it measures itself, from sending
-a request to receiving the valid reply; "added" is that minus the raw round trip.
+request; (2) the referee (``host.run``, as every command runs it) playing T concurrent 2-player
+games, each bot multiplexing all T tables over its one stream, with either bot kind:
+
+- ``lean``: ``lean_bot.py``, one process holding both bots' streams and answering every request
+  with ``legal_index=0``: it does what the ping-pong client does, so the gap to the ping-pong is
+  the referee's own cost (this is the comparison the issue's target is about);
+- ``sdk``: two SDK ``random`` bot processes, as ``craits match`` launches them: end to end, with
+  the SDK's own cost (decoding every request into a ``View``) in the loop.
+
+Reported: decisions (round trips) per second, and latency percentiles. The referee's latency is
+what it measures itself, from sending a request to receiving the valid reply; "added" is that
+minus the raw round trip at the same percentile.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -27,11 +37,13 @@ from craits.engine import Game, observe, preset
 from craits.protocol import moves_to_pb, observation_to_pb
 from craits.referee import host
 from craits.referee.game import GameSpec, play_game
+from craits.referee.hub import BotEntry
 from craits.referee.launcher import launch
-from craits.referee.server import open_referee
+from craits.referee.server import Referee, open_referee
 from craits.v1 import referee_pb2 as pb
 
 PINGPONG = Path(__file__).with_name("pingpong.py")
+LEAN_BOT = Path(__file__).with_name("lean_bot.py")
 
 
 def typical_request_size() -> int:
@@ -71,34 +83,57 @@ def raw_pingpong(streams: int, seconds: float, size: int) -> dict[str, float]:
     return result
 
 
-async def _referee(tables: int, seconds: float) -> dict[str, float]:
+async def _lean_bots(ref: Referee, stack: contextlib.AsyncExitStack) -> list[BotEntry]:
+    """Two bots in ONE ``lean_bot.py`` process (one stream each), like the ping-pong client."""
+    entries = [ref.hub.issue_token(f"lean{i}") for i in range(2)]
+    process = await trio.lowlevel.open_process(
+        [sys.executable, str(LEAN_BOT), ref.address, *(e.token for e in entries)]
+    )
+    stack.push_async_callback(process.wait)  # it exits when the referee closes its streams
+    return entries
+
+
+async def _sdk_bots(
+    ref: Referee, stack: contextlib.AsyncExitStack, nursery: trio.Nursery
+) -> list[BotEntry]:
+    """Two SDK ``random`` bots, each its own process, as ``craits match`` launches them."""
+    logs = Path(tempfile.mkdtemp(prefix="craits-bench-"))
+    bots = [await launch(ref.hub, ref.address, "random", f"random{i}", logs) for i in range(2)]
+    for bot in bots:
+        nursery.start_soon(bot.watch, ref.hub)
+        stack.push_async_callback(bot.stop)
+    return [bot.entry for bot in bots]
+
+
+async def _referee(tables: int, seconds: float, bots: str) -> dict[str, float]:
+    """Decisions/s and referee-measured latency of ``tables`` concurrent 2-player games."""
+    decisions, latencies = 0, []
     async with open_referee() as ref, trio.open_nursery() as nursery:
-        logs = Path(tempfile.mkdtemp(prefix="craits-bench-"))
-        bots = [await launch(ref.hub, ref.address, "random", f"random{i}", logs) for i in range(2)]
-        for bot in bots:
-            nursery.start_soon(bot.watch, ref.hub)
-            await ref.hub.wait_connected(bot.entry, 30)
-        decisions, latencies = 0, []
-        deadline = time.perf_counter() + seconds
+        async with contextlib.AsyncExitStack() as stack:
+            if bots == "lean":
+                entries = await _lean_bots(ref, stack)
+            else:
+                entries = await _sdk_bots(ref, stack, nursery)
+            for entry in entries:
+                await ref.hub.wait_connected(entry, 30)
+            deadline = time.perf_counter() + seconds
 
-        async def table(t: int) -> None:
-            nonlocal decisions
-            game = 0
-            while time.perf_counter() < deadline:
-                spec = GameSpec(f"t{t}g{game}", preset("standard"), 1000 * t + game)
-                seats = [ref.hub.seat_for(b.entry) for b in bots]
-                result = await play_game(spec, seats)
-                decisions += len(result.moves)
-                latencies.extend(result.latencies_us)
-                game += 1
+            async def table(t: int) -> None:
+                nonlocal decisions
+                game = 0
+                while time.perf_counter() < deadline:
+                    spec = GameSpec(f"t{t}g{game}", preset("standard"), 1000 * t + game)
+                    result = await play_game(spec, [ref.hub.seat_for(e) for e in entries])
+                    decisions += len(result.moves)
+                    latencies.extend(result.latencies_us)
+                    game += 1
 
-        started = time.perf_counter()
-        async with trio.open_nursery() as games:
-            for t in range(tables):
-                games.start_soon(table, t)
-        elapsed = time.perf_counter() - started
-        for bot in bots:
-            await bot.stop()
+            started = time.perf_counter()
+            async with trio.open_nursery() as games:
+                for t in range(tables):
+                    games.start_soon(table, t)
+            elapsed = time.perf_counter() - started
+            ref.hub.close_all()
         nursery.cancel_scope.cancel()
     latencies.sort()
     return {
@@ -108,27 +143,36 @@ async def _referee(tables: int, seconds: float) -> dict[str, float]:
     }
 
 
+def _row(tables: int, size: int, raw: dict[str, float], ref: dict[str, float], bots: str
+         ) -> dict[str, Any]:
+    return {
+        "tables": tables, "bots": bots, "message_bytes": size,
+        "raw_rt_per_s": round(raw["round_trips_per_s"]),
+        "referee_decisions_per_s": round(ref["decisions_per_s"]),
+        "ratio": round(ref["decisions_per_s"] / raw["round_trips_per_s"], 2),
+        "raw_p50_us": round(raw["p50_us"]), "raw_p99_us": round(raw["p99_us"]),
+        "referee_p50_us": round(ref["p50_us"]), "referee_p99_us": round(ref["p99_us"]),
+        "added_p50_us": round(ref["p50_us"] - raw["p50_us"]),
+        "added_p99_us": round(ref["p99_us"] - raw["p99_us"]),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--bots", nargs="+", choices=["lean", "sdk"], default=["lean", "sdk"],
+                        help="lean: lean_bot.py (does what the ping-pong client does); "
+                             "sdk: two SDK random bots")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     size = typical_request_size()
     rows: list[dict[str, Any]] = []
     for tables in args.tables:
         raw = raw_pingpong(tables, args.seconds, size)
-        ref = host.run(_referee, tables, args.seconds)
-        rows.append({
-            "tables": tables, "message_bytes": size,
-            "raw_rt_per_s": round(raw["round_trips_per_s"]),
-            "referee_decisions_per_s": round(ref["decisions_per_s"]),
-            "ratio": round(ref["decisions_per_s"] / raw["round_trips_per_s"], 2),
-            "raw_p50_us": round(raw["p50_us"]), "raw_p99_us": round(raw["p99_us"]),
-            "referee_p50_us": round(ref["p50_us"]), "referee_p99_us": round(ref["p99_us"]),
-            "added_p50_us": round(ref["p50_us"] - raw["p50_us"]),
-            "added_p99_us": round(ref["p99_us"] - raw["p99_us"]),
-        })
+        for bots in args.bots:
+            ref = host.run(_referee, tables, args.seconds, bots)
+            rows.append(_row(tables, size, raw, ref, bots))
     if args.json:
         print(json.dumps(rows))
         return

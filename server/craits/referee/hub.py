@@ -11,14 +11,15 @@ history on the next request), so a pending decision continues where it stopped.
 
 from __future__ import annotations
 
-import contextlib
+import collections
 import itertools
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
+import outcome
 import trio
 
 from craits.engine import Game, IllegalMove, Move, observe
@@ -196,6 +197,44 @@ class BotHub:
         entry.connected = trio.Event()
 
 
+class Mailbox:
+    """Replies for one seat, and the game task waiting for the next one.
+
+    A memory channel without its generality: one waiting task at most, parked and woken with
+    ``trio.lowlevel`` directly (this runs twice per decision). Replies beyond ``_INBOX_SIZE``
+    unread ones are dropped, so a flooding bot cannot grow the referee's memory.
+    """
+
+    __slots__ = ("_replies", "_waiter")
+
+    def __init__(self) -> None:
+        self._replies: collections.deque[pb.MoveReply | None] = collections.deque()
+        self._waiter: trio.lowlevel.Task | None = None
+
+    def put(self, reply: pb.MoveReply | None) -> None:
+        """Hand a reply (or the disconnect marker) to the waiting task, or keep it for later."""
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            trio.lowlevel.reschedule(waiter, outcome.Value(reply))
+        elif len(self._replies) < _INBOX_SIZE:
+            self._replies.append(reply)
+
+    async def get(self) -> pb.MoveReply | None:
+        """The next reply, waiting for it if none is kept (cancellable)."""
+        if self._replies:
+            await trio.lowlevel.checkpoint()
+            return self._replies.popleft()
+        self._waiter = trio.lowlevel.current_task()
+
+        def abort(_: Any) -> trio.lowlevel.Abort:
+            self._waiter = None
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        reply: pb.MoveReply | None = await trio.lowlevel.wait_task_rescheduled(abort)
+        return reply
+
+
 class RemoteSeat(Seat):
     """A seat played by a bot process over the hub (one object per game)."""
 
@@ -203,7 +242,7 @@ class RemoteSeat(Seat):
         self.name = entry.name
         self._hub = hub
         self._entry = entry
-        self._inbox_send, self._inbox = trio.open_memory_channel[pb.MoveReply | None](_INBOX_SIZE)
+        self._inbox = Mailbox()
         self._table: Table | None = None
         self._seat = -1
         self._sent = 0
@@ -213,8 +252,7 @@ class RemoteSeat(Seat):
     # ------------------------------------------------------------ hub side
     def deliver(self, reply: pb.MoveReply | None) -> None:
         """Queue a reply (or the disconnect marker) for ``decide``; floods beyond the inbox drop."""
-        with contextlib.suppress(trio.WouldBlock):
-            self._inbox_send.send_nowait(reply)
+        self._inbox.put(reply)
 
     def resume(self) -> None:
         """The bot reconnected: announce the game again; the next message resends all history."""
@@ -237,7 +275,7 @@ class RemoteSeat(Seat):
         self._asked_at = time.perf_counter()
         self._send(self._request(decision))
         while True:
-            reply = await self._inbox.receive()
+            reply = await self._inbox.get()
             if reply is _DISCONNECTED:
                 if self._entry.session is None:
                     raise SeatGone()
