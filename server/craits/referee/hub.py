@@ -26,9 +26,9 @@ from craits.engine import Game, IllegalMove, Move, observe
 from craits.protocol import (
     PROTOCOL_VERSION,
     ReplyError,
+    add_moves,
     events_to_pb,
     fill_observation,
-    moves_to_pb,
     reply_to_move,
     rules_to_pb,
 )
@@ -361,7 +361,7 @@ class RemoteSeat(Seat):
         req.game_id = table.game_id
         req.decision_id = decision.decision_id
         fill_observation(req.observation, obs)
-        req.legal_moves.extend(moves_to_pb(decision.legal))
+        add_moves(req, decision.legal)
         req.move_ms = table.time.move_ms
         req.bank_ms = int(decision.clock.bank_ms)
         req.last_latency_us = decision.clock.last_latency_us
