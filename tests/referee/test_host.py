@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import threading
@@ -95,3 +96,16 @@ def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> 
         host.run(main)
     assert reached[0].startswith("unknown token")
     assert reached[1] == "interrupted"
+
+
+def test_the_gc_is_tuned_while_running_and_restored_after() -> None:
+    before = gc.get_threshold()
+
+    async def main() -> tuple[tuple[int, int, int], int]:
+        await trio.sleep(0)
+        return gc.get_threshold(), gc.get_freeze_count()
+
+    during, frozen = host.run(main)
+    assert during[0] > before[0] and frozen > 0
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
