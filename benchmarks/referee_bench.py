@@ -5,7 +5,7 @@ Usage: ``.venv/bin/python benchmarks/referee_bench.py [--seconds 5] [--tables 1 
 
 For each table count T: (1) raw ping-pong: a grpc.aio server echoing on the same ``Connect``
 stream shape, and one client process with T streams, messages of the size of a real decision
-request; (2) the referee (``host.run``, as every command runs it) playing T concurrent 2-player
+request; (2) the referee (``bridge.run``, as every command runs it) playing T concurrent 2-player
 games, each bot multiplexing all T tables over its one stream, with either bot kind:
 
 - ``lean``: ``lean_bot.py``, one process holding both bots' streams and answering every request
@@ -35,7 +35,7 @@ import trio
 
 from craits.engine import Game, observe, preset
 from craits.protocol import moves_to_pb, observation_to_pb
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameSpec, play_game
 from craits.referee.hub import BotEntry
 from craits.referee.launcher import launch
@@ -171,7 +171,7 @@ def main() -> None:
     for tables in args.tables:
         raw = raw_pingpong(tables, args.seconds, size)
         for bots in args.bots:
-            ref = host.run(_referee, tables, args.seconds, bots)
+            ref = bridge.run(_referee, tables, args.seconds, bots)
             rows.append(_row(tables, size, raw, ref, bots))
     if args.json:
         print(json.dumps(rows))

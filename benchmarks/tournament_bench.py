@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from craits.referee import host
+from craits.referee import bridge
 from craits.tournament.config import default_config
 from craits.tournament.runner import run_tournament
 from craits.tournament.store import Store
@@ -35,7 +35,7 @@ def one_run(deal_sets: int, table_size: int, concurrency: int) -> dict[str, Any]
     with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "t.sqlite") as store:
         tid = store.create_tournament(config)
         started = time.perf_counter()
-        host.run(run_tournament, store, tid, Path(tmp) / "logs")
+        bridge.run(run_tournament, store, tid, Path(tmp) / "logs")
         seconds = time.perf_counter() - started
         games = store.tournament(tid).jobs["done"]
         decisions = sum(

@@ -10,7 +10,7 @@ import shlex
 from pathlib import Path
 
 from craits.engine import Game, Rules, preset
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.referee.policy import FailurePolicy, TimeControl
@@ -41,7 +41,7 @@ def match(specs: list[str], game: GameSpec, logs: Path) -> GameResult:
     async def main() -> GameResult:
         return await run_match(specs, game, logs)
 
-    return host.run(main)
+    return bridge.run(main)
 
 
 def first_legal_totals(rules: Rules, players: int, seed: int) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ import pytest
 import trio
 
 from craits.engine import preset
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.server import open_referee
 
 from .conftest import JS_BOT, match, spec
@@ -60,7 +60,7 @@ def test_a_fatal_error_is_printed_and_exits_2() -> None:
             env = {"CRAITS_SERVER": referee.address, "CRAITS_TOKEN": "not-issued"}
             return await trio.to_thread.run_sync(_run_js, env)
 
-    proc = host.run(main)
+    proc = bridge.run(main)
     assert proc.returncode == 2
     assert "ERROR_CODE_BAD_TOKEN" in proc.stderr and "unknown token" in proc.stderr
 
@@ -77,7 +77,7 @@ def test_the_referee_shutting_down_is_a_normal_end() -> None:
         with trio.fail_after(30):
             return await process.wait()
 
-    assert host.run(main) == 0
+    assert bridge.run(main) == 0
 
 
 def test_missing_environment_exits_2() -> None:

@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from craits.cli.main import main
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameResult
 from craits.referee.match import run_match
 from craits.referee.server import open_referee
@@ -66,7 +66,7 @@ def test_a_bad_token_exits_2_and_a_clean_end_of_stream_exits_0() -> None:
         with trio.fail_after(30):  # the referee has shut down: its streams ended cleanly
             return bad.returncode, await process.wait()
 
-    assert host.run(main) == (2, 0)
+    assert bridge.run(main) == (2, 0)
 
 
 SILENT_CHILD = 'echo "$PPID $$" > "$1"; while read -r line; do :; done'
@@ -89,7 +89,7 @@ def test_sigterm_closes_the_children_and_the_seat_forfeits(tmp_path: Path) -> No
             nursery.cancel_scope.cancel()  # if the pipe never started, fail below, not hang
             return result
 
-    result = host.run(main)
+    result = bridge.run(main)
     assert not _alive(int(pids.read_text().split()[1]))
     assert result.forfeited == (True, False)
     assert [f.kind for f in result.faults] == ["crash"]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import pytest
 
 from craits.engine import Event, Move, preset
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameSpec, play_game
 from craits.referee.human import EntryError, HumanSeat, parse_entry
 from craits.referee.narrate import player_voice
@@ -47,7 +47,7 @@ def _decide(pos: Position, *typed: str) -> tuple[Move, str]:
         decision = Decision(table, 1, 0, game, game.legal_moves(), SeatClock(0.0), 0)
         return await seat.decide(decision)
 
-    return host.run(main), term.text
+    return bridge.run(main), term.text
 
 
 def test_turn_shows_hand_top_card_seats_and_numbered_moves() -> None:
@@ -101,7 +101,7 @@ def test_quit_ends_the_game_cleanly_without_a_result() -> None:
             return True
         return False
 
-    assert host.run(main) is False
+    assert bridge.run(main) is False
     assert human.quitted
     assert term.text.rstrip().endswith("you quit: the game is abandoned.")
 
@@ -116,7 +116,7 @@ def test_end_of_input_quits_too() -> None:
         with human.quit_scope:
             await play_game(spec, [human, bot])
 
-    host.run(main)
+    bridge.run(main)
     assert "end of input: the game is abandoned." in term.text
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from google.protobuf.message import Message
 
 from craits.engine import CARDS, Game, preset
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.v1 import referee_pb2 as pb
@@ -102,7 +102,7 @@ def test_no_bot_ever_receives_another_seats_cards(tmp_path: Path) -> None:
     async def main() -> GameResult:
         return await run_match([rawbot("good", c) for c in captures], spec, tmp_path)
 
-    result = host.run(main)
+    result = bridge.run(main)
     snaps = _snapshots(result, spec, players)
     decisions_seen = 0
     for seat, capture in enumerate(captures):

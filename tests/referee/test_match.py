@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from craits.engine import Game, preset, replay
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.referee.policy import FailurePolicy, TimeControl
@@ -19,7 +19,7 @@ def _match(specs: list[str], spec: GameSpec, logs: Path) -> GameResult:
     async def main() -> GameResult:
         return await run_match(specs, spec, logs)
 
-    return host.run(main)
+    return bridge.run(main)
 
 
 def _first_legal_outcome(players: int, seed: int) -> tuple[int, ...]:

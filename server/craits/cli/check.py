@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
 from .common import UsageError, print_json
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.connect_timeout <= 0:
         raise UsageError("--connect-timeout must be positive")
     options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, args.log_dir)
-    report = host.run(run_checks, args.spec, options)
+    report = bridge.run(run_checks, args.spec, options)
     if args.json:
         print_json(report.to_dict())
     else:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameSpec
 from craits.referee.launcher import LaunchError
 from craits.referee.match import run_match
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     time_control, policy = time_from_args(args)
     spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
     try:
-        result = host.run(run_match, args.bots, spec, args.log_dir)
+        result = bridge.run(run_match, args.bots, spec, args.log_dir)
     except LaunchError as exc:
         raise UsageError(str(exc)) from None
     except NotConnected as exc:

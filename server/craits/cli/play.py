@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameSpec
 from craits.referee.human import HUMAN_MOVE_MS, HumanSeat, play_with_human
 from craits.referee.launcher import LaunchError
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     logs = args.log_dir or Path(tempfile.mkdtemp(prefix="craits-play-"))
     human = HumanSeat()
     try:
-        result = host.run(play_with_human, human, args.bots, spec, logs)
+        result = bridge.run(play_with_human, human, args.bots, spec, logs)
     except LaunchError as exc:
         raise UsageError(str(exc)) from None
     except NotConnected as exc:

@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from craits.engine import Rules
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     try:
-        results = host.run(_serve, args, bots, rules, time_control, policy)
+        results = bridge.run(_serve, args, bots, rules, time_control, policy)
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
     if results is None:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import BotPoolError
 from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
@@ -121,7 +121,7 @@ def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
     display = LiveDisplay(quiet=args.quiet or args.json)
     logs = args.db.parent / "logs" / tid
     try:
-        host.run(run_tournament, store, tid, logs, display)
+        bridge.run(run_tournament, store, tid, logs, display)
     except LaunchError as exc:  # the stored configuration names a bot that cannot start
         store.set_status(tid, "paused")
         raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None

@@ -1,6 +1,6 @@
 """Remote bots: tokens, sessions, and routing replies from the wire to the seats waiting for them.
 
-Runs in the one thread that trio and grpc.aio share (``host``). The gRPC bridge calls
+Runs in the one thread that trio and grpc.aio share (``bridge``). The gRPC bridge calls
 ``on_open``/``on_packet``/``on_close`` as plain synchronous calls and gives each session a
 non-blocking ``send``; a reply wakes its waiting game through trio's own rescheduling. A bot is
 known by the token the hub issued for it; one bot process may hold seats in many games at once

@@ -1,4 +1,4 @@
-"""trio as the guest of asyncio (``host.run``): what the single-thread bridge relies on."""
+"""trio as the guest of asyncio (``bridge.run``): what the single-thread bridge relies on."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import grpc
 import pytest
 import trio
 
-from craits.referee import host
+from craits.referee import bridge
 from craits.referee.server import open_referee
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
@@ -27,9 +27,9 @@ def test_run_returns_the_result_and_raises_the_error() -> None:
         await trio.sleep(0)
         raise ValueError("from trio")
 
-    assert host.run(answer, 21) == 42
+    assert bridge.run(answer, 21) == 42
     with pytest.raises(ValueError, match="from trio"):
-        host.run(fail)
+        bridge.run(fail)
 
 
 def test_trio_and_asyncio_share_one_thread() -> None:
@@ -40,9 +40,9 @@ def test_trio_and_asyncio_share_one_thread() -> None:
         return threading.get_ident()
 
     async def main() -> tuple[int, int]:
-        return threading.get_ident(), await host.wait_host(on_asyncio())
+        return threading.get_ident(), await bridge.wait_host(on_asyncio())
 
-    trio_thread, asyncio_thread = host.run(main)
+    trio_thread, asyncio_thread = bridge.run(main)
     assert trio_thread == asyncio_thread == threading.get_ident()
 
 
@@ -57,9 +57,9 @@ def test_cancelling_the_trio_side_cancels_the_asyncio_task() -> None:
 
     async def main() -> None:
         with trio.move_on_after(0.05):
-            await host.wait_host(forever())
+            await bridge.wait_host(forever())
 
-    host.run(main)
+    bridge.run(main)
     assert started and started[0].cancelled()
 
 
@@ -68,21 +68,21 @@ def test_open_referee_under_plain_trio_run_says_how_to_start_it() -> None:
         async with open_referee():
             pass  # pragma: no cover - never reached
 
-    with pytest.raises(RuntimeError, match=r"host\.run\(main\) instead of trio\.run"):
+    with pytest.raises(RuntimeError, match=r"bridge\.run\(main\) instead of trio\.run"):
         trio.run(main)
 
 
 def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> None:
-    """SIGINT while a referee serves a live stream: KeyboardInterrupt out of ``host.run``."""
+    """SIGINT while a referee serves a live stream: KeyboardInterrupt out of ``bridge.run``."""
     reached: list[str] = []
 
     async def main() -> None:
         async with open_referee() as ref:
             channel = grpc.aio.insecure_channel(ref.address)
             call = pb_grpc.RefereeStub(channel).Connect()
-            await host.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(
+            await bridge.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(
                 hello=pb.Hello(protocol_version=1, token="nobody"))])))
-            reply = await host.wait_host(call.read())
+            reply = await bridge.wait_host(call.read())
             assert isinstance(reply, pb.RefereePacket)
             reached.append(reply.messages[0].error.message)
             os.kill(os.getpid(), signal.SIGINT)
@@ -90,10 +90,10 @@ def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> 
                 await trio.sleep(5)
             finally:
                 reached.append("interrupted")
-                await host.wait_host(channel.close())
+                await bridge.wait_host(channel.close())
 
     with pytest.raises(KeyboardInterrupt):
-        host.run(main)
+        bridge.run(main)
     assert reached[0].startswith("unknown token")
     assert reached[1] == "interrupted"
 
@@ -105,7 +105,7 @@ def test_the_gc_is_tuned_while_running_and_restored_after() -> None:
         await trio.sleep(0)
         return gc.get_threshold(), gc.get_freeze_count()
 
-    during, frozen = host.run(main)
+    during, frozen = bridge.run(main)
     assert during[0] > before[0] and frozen > 0
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
