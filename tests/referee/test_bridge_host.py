@@ -7,6 +7,7 @@ import gc
 import os
 import signal
 import threading
+from typing import Any
 
 import grpc
 import pytest
@@ -109,3 +110,37 @@ def test_the_gc_is_tuned_while_running_and_restored_after() -> None:
     assert during[0] > before[0] and frozen > 0
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_a_failing_packet_handler_ends_that_stream_only(caplog: pytest.LogCaptureFixture) -> None:
+    """A bug in the hub while handling one bot's packet closes that bot's stream; the referee
+    keeps serving (a second stream still gets its answer)."""
+
+    async def main() -> tuple[bool, str]:
+        async with open_referee() as ref:
+            real = ref.hub.on_packet
+
+            def broken(session: Any, packet: pb.BotPacket) -> None:
+                if packet.messages[0].hello.token == "boom":
+                    raise ZeroDivisionError("hub bug")
+                real(session, packet)
+
+            ref.hub.on_packet = broken  # type: ignore[method-assign]
+            channel = grpc.aio.insecure_channel(ref.address)
+            stub = pb_grpc.RefereeStub(channel)
+
+            async def hello(token: str) -> Any:
+                call = stub.Connect()
+                await call.write(pb.BotPacket(messages=[pb.BotMessage(
+                    hello=pb.Hello(protocol_version=1, token=token))]))
+                return await call.read()
+
+            first = await bridge.wait_host(hello("boom"))
+            second = await bridge.wait_host(hello("nobody"))
+            await bridge.wait_host(channel.close())
+            return first is grpc.aio.EOF, second.messages[0].error.message
+
+    ended, answer = bridge.run(main)
+    assert ended
+    assert answer.startswith("unknown token")
+    assert "the referee failed on a packet" in caplog.text

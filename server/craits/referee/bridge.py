@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, Final, TypeVar
 
@@ -52,6 +53,7 @@ from .hub import BotHub, Session
 SERVICE_NAME: Final = pb.DESCRIPTOR.services_by_name["Referee"].full_name
 _MAX_STREAMS: Final = 1024
 _GC_THRESHOLDS: Final = (50_000, 20, 100)
+LOG: Final = logging.getLogger("craits.referee")
 
 T = TypeVar("T")
 
@@ -107,6 +109,8 @@ class _Servicer(pb_grpc.RefereeServicer):
                 hub.on_packet(stream.session, packet)
         except (grpc.RpcError, asyncio.CancelledError):
             pass
+        except Exception:  # a referee bug must end this stream only, never the others
+            LOG.exception("the referee failed on a packet; ending this bot's stream")
         finally:
             stream.close()
 
