@@ -7,6 +7,7 @@ the game always completes whatever the bots do, and the record says what the pol
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -76,7 +77,15 @@ def final_places(totals: Sequence[int], forfeited: Sequence[bool]) -> tuple[int,
 
 
 class _Referee:
-    """The state of one game being refereed (kept out of ``play_game`` for short functions)."""
+    """The state of one game being refereed (kept out of ``play_game`` for short functions).
+
+    The move clock: the game is played in *stretches*, each inside one trio cancel scope whose
+    deadline is set while a seat decides and cleared after (see ``_decide``). A fresh scope per
+    decision (``move_on_after``) cost ~20 us, the largest scheduling cost of a decision; moving
+    the deadline of an entered scope costs a third of that. When a deadline passes, trio cancels
+    the whole stretch: ``run`` then plays the timed-out decision by the policy (``_expire``) and
+    starts the next stretch.
+    """
 
     def __init__(self, spec: GameSpec, seats: Sequence[Seat]) -> None:
         self.spec = spec
@@ -88,20 +97,45 @@ class _Referee:
         self.moves: list[MoveRecord] = []
         self.latencies: list[int] = []
         self.decision_id = 0
+        self.hands_told = 0
+        self.stretch = trio.CancelScope()
+        self.open: Decision | None = None
+        """The decision being asked, from its request until its move is applied."""
+        self.opened_at = 0.0
 
     async def run(self) -> GameResult:
         started = time.perf_counter()
         for i, seat in enumerate(self.seats):
             await self._guard(i, seat.start(self.table, i))
-        game = self.game
-        hands_done = 0
-        while not game.is_over:
-            await self._turn()
-            if len(game.hand_scores) != hands_done:
-                hands_done = len(game.hand_scores)
-                for i, seat in enumerate(self.seats):
-                    await self._guard(i, seat.update(self.table, i, game))
+        while not self.game.is_over:
+            with trio.CancelScope() as self.stretch:
+                await self._play_stretch()
+            if self.stretch.cancelled_caught:
+                self._expire()
+        await self._tell_hands()
         return await self._finish(time.perf_counter() - started)
+
+    async def _play_stretch(self) -> None:
+        """Turns until the game ends or this stretch's scope has been cancelled.
+
+        A deadline may pass just as its reply arrives: the move counts (it was valid when the
+        seat's task resumed), and the stretch ends right after it, before any checkpoint could
+        deliver the cancellation to the next decision.
+        """
+        game = self.game
+        while not game.is_over:
+            await self._tell_hands()
+            await self._turn()
+            if self.stretch.cancel_called:
+                return
+
+    async def _tell_hands(self) -> None:
+        """Send the public events of hands that ended since the last call to every seat."""
+        game = self.game
+        if len(game.hand_scores) != self.hands_told:
+            self.hands_told = len(game.hand_scores)
+            for i, seat in enumerate(self.seats):
+                await self._guard(i, seat.update(self.table, i, game))
 
     async def _turn(self) -> None:
         game = self.game
@@ -111,16 +145,36 @@ class _Referee:
             self.table, self.decision_id, seat, game, game.legal_moves(), self.clocks[seat],
             self.spec.policy.max_retries,
         )
-        started = time.perf_counter()
-        move = await self._ask(decision)
-        elapsed_ms = (time.perf_counter() - started) * 1000.0
-        defaulted = move is None
+        self.open, self.opened_at = decision, time.perf_counter()
+        self._close(await self._ask(decision))
+
+    def _close(self, move: Move | None) -> None:
+        """Record and apply the open decision's move (the policy's when ``move`` is None)."""
+        decision = self.open
+        assert decision is not None
+        self.open = None
+        elapsed_ms = (time.perf_counter() - self.opened_at) * 1000.0
         chosen = default_move(decision.legal) if move is None else move
-        self.moves.append(MoveRecord(self.decision_id, seat, chosen, elapsed_ms, defaulted))
-        game.apply(chosen)
+        self.moves.append(
+            MoveRecord(decision.decision_id, decision.seat, chosen, elapsed_ms, move is None)
+        )
+        self.game.apply(chosen)
+
+    def _expire(self) -> None:
+        """The open decision ran out of time: a strike, the bank is spent, the policy plays."""
+        decision = self.open
+        assert decision is not None, "a move deadline passed with no decision open"
+        clock, tc = decision.clock, self.spec.time
+        limit = (tc.move_ms + clock.bank_ms) / 1000.0
+        clock.bank_ms = 0.0
+        self._fault(decision, "timeout", f"no valid move within {limit:.3f}s")
+        self._close(None)
 
     async def _ask(self, decision: Decision) -> Move | None:
-        """The seat's valid move, or None when the failure policy plays for it."""
+        """The seat's valid move, or None when the failure policy plays for it.
+
+        A timeout does not return here: it cancels the stretch (see the class docstring).
+        """
         clock = decision.clock
         if clock.forfeited:
             return None
@@ -128,15 +182,10 @@ class _Referee:
         while True:
             started = time.perf_counter()
             try:
-                with trio.move_on_after(clock.allowance_s(tc)):
-                    move = await seat.decide(decision)
-                    clock.charge(tc, time.perf_counter() - started)
-                    self.latencies.append(clock.last_latency_us)
-                    return move
-                limit = (tc.move_ms + clock.bank_ms) / 1000.0
-                clock.bank_ms = 0.0
-                self._fault(decision, "timeout", f"no valid move within {limit:.3f}s")
-                return None
+                move = await self._decide(seat, decision, clock.allowance_s(tc))
+                clock.charge(tc, time.perf_counter() - started)
+                self.latencies.append(clock.last_latency_us)
+                return move
             except TooManyBadReplies as exc:
                 clock.charge(tc, time.perf_counter() - started)
                 self._fault(decision, "bad_replies", exc.last_reason)
@@ -152,6 +201,15 @@ class _Referee:
             except Exception as exc:  # a bot's own bug must not stop the game
                 self._fault(decision, "error", f"{type(exc).__name__}: {exc}")
                 return None
+
+    async def _decide(self, seat: Seat, decision: Decision, allowance_s: float) -> Move:
+        """``seat.decide`` with the stretch's deadline ``allowance_s`` from now."""
+        stretch = self.stretch
+        stretch.deadline = trio.current_time() + allowance_s
+        try:
+            return await seat.decide(decision)
+        finally:
+            stretch.deadline = math.inf
 
     def _fault(self, decision: Decision, kind: str, detail: str, forfeit: bool = False) -> None:
         clock = decision.clock

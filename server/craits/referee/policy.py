@@ -45,8 +45,6 @@ class FailurePolicy:
             )
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class Fault:
     """One application of the failure policy, as stored in the game record."""

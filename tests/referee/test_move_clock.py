@@ -1,0 +1,146 @@
+"""The per-move clock of ``play_game``: timeouts, the bank, deadlines passing as a reply lands.
+
+Seats here are in-process async seats that take a scripted time per decision. Virtual time
+(``MockClock``) makes the deadline cases exact; the bank test uses real time, since the bank is
+charged with the referee's own wall-clock measurement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import trio
+import trio.testing
+
+from craits.engine import Move, preset
+from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.policy import FailurePolicy, TimeControl
+from craits.referee.seats import Decision, Seat, Table
+
+RULES = preset("standard")
+
+
+class ScriptedSeat(Seat):
+    """Takes ``delay(decision_number)`` seconds (trio time), then plays the first legal move."""
+
+    def __init__(self, name: str, delay: Callable[[int], float]) -> None:
+        self.name = name
+        self._delay = delay
+        self.asked = 0
+
+    async def start(self, table: Table, seat: int) -> None:
+        self.asked = 0
+
+    async def decide(self, decision: Decision) -> Move:
+        self.asked += 1
+        delay = self._delay(self.asked)
+        if delay:
+            await trio.sleep(delay)
+        else:
+            await trio.lowlevel.checkpoint()
+        return decision.legal[0]
+
+
+def _play(seats: list[Seat], time: TimeControl, virtual: bool = True,
+          strikes: int = 3) -> GameResult:
+    spec = GameSpec("clock", RULES, 5, time, FailurePolicy(max_strikes=strikes))
+
+    async def main() -> GameResult:
+        return await play_game(spec, seats)
+
+    clock = trio.testing.MockClock(autojump_threshold=0) if virtual else None
+    return trio.run(main, clock=clock)
+
+
+def test_one_slow_decision_is_played_by_the_policy_and_the_game_goes_on() -> None:
+    slow = ScriptedSeat("slow", lambda n: 5.0 if n == 3 else 0.0)
+    result = _play([slow, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(1000, 500))
+    timeouts = [f for f in result.faults if f.kind == "timeout"]
+    assert len(timeouts) == 1 and timeouts[0].seat == 0 and timeouts[0].strike
+    assert "1.500s" in timeouts[0].detail  # move limit plus the whole bank
+    seat0 = [m for m in result.moves if m.seat == 0]
+    assert [m.defaulted for m in seat0[:4]] == [False, False, True, False]
+    assert seat0[2].decision_id == timeouts[0].decision_id
+    assert sum(m.defaulted for m in result.moves) == 1
+    assert result.outcome is not None and not result.forfeited[0]
+
+
+def test_every_decision_slow_forfeits_after_max_strikes_and_the_game_completes() -> None:
+    result = _play([ScriptedSeat("slow", lambda n: 2.0), ScriptedSeat("fast", lambda n: 0.0)],
+                   TimeControl(1000, 0), strikes=3)
+    assert [f.kind for f in result.faults] == ["timeout"] * 3
+    assert result.forfeited == (True, False)
+    assert all(m.defaulted for m in result.moves[6:] if m.seat == 0)
+    assert result.places[0] == 2
+
+
+class LateReplySeat(ScriptedSeat):
+    """On its ``late``-th decision, the reply lands just before the deadline but the seat's task
+    only runs after it has passed (the clock jumps in between): the race a busy referee sees."""
+
+    def __init__(self, name: str, late: int, nursery: trio.Nursery,
+                 clock: trio.testing.MockClock) -> None:
+        super().__init__(name, lambda n: 0.0)
+        self._late, self._nursery, self._clock = late, nursery, clock
+
+    async def decide(self, decision: Decision) -> Move:
+        if self.asked + 1 != self._late:
+            return await super().decide(decision)
+        self.asked += 1
+        landed = trio.Event()
+
+        async def reply_then_stall() -> None:
+            await trio.sleep(0.999)
+            landed.set()  # the seat's task is now runnable...
+            self._clock.jump(0.01)  # ...but runs only after the 1 s deadline has passed
+
+        self._nursery.start_soon(reply_then_stall)
+        await landed.wait()
+        return decision.legal[0]
+
+
+def test_a_reply_that_landed_before_the_deadline_counts_and_costs_the_next_move_nothing() -> None:
+    clock = trio.testing.MockClock(autojump_threshold=0)
+    spec = GameSpec("late", RULES, 5, TimeControl(1000, 0))
+
+    async def main() -> GameResult:
+        async with trio.open_nursery() as nursery:
+            seats: list[Seat] = [LateReplySeat("late", 2, nursery, clock),
+                                 ScriptedSeat("fast", lambda n: 0.0)]
+            return await play_game(spec, seats)
+
+    result = trio.run(main, clock=clock)
+    assert result.faults == []
+    assert not any(m.defaulted for m in result.moves)
+
+
+def test_time_beyond_the_move_limit_is_drawn_from_the_bank() -> None:
+    slow_once = ScriptedSeat("slow", lambda n: 0.3 if n == 1 else 0.0)
+    result = _play([slow_once, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 1000),
+                   virtual=False)
+    assert result.faults == []
+    first = next(m for m in result.moves if m.seat == 0)
+    assert 280 <= first.elapsed_ms < 1000
+
+
+def test_cancelling_the_game_from_outside_is_not_a_timeout() -> None:
+    spec = GameSpec("cancel", RULES, 5, TimeControl(10_000, 0))
+    seats: list[Seat] = [ScriptedSeat("a", lambda n: 100.0), ScriptedSeat("b", lambda n: 0.0)]
+
+    async def main() -> bool:
+        with trio.move_on_after(1.0) as outer:
+            await play_game(spec, seats)
+        return outer.cancelled_caught
+
+    assert trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+@pytest.mark.parametrize("bank_ms", [0, 2000])
+def test_a_stretch_renewed_after_a_timeout_still_times_out_later_decisions(bank_ms: int) -> None:
+    slow = ScriptedSeat("slow", lambda n: 9.0 if n in (2, 4) else 0.0)
+    result = _play([slow, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(1000, bank_ms))
+    timeouts = [f for f in result.faults if f.kind == "timeout"]
+    assert len(timeouts) == 2
+    seat0 = [m for m in result.moves if m.seat == 0]
+    assert [m.defaulted for m in seat0[:5]] == [False, True, False, True, False]
