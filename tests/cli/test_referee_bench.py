@@ -1,0 +1,38 @@
+"""Smoke tests of the referee benchmarks: they run end to end and ``--json`` rows are complete.
+
+Numbers are never asserted (they belong in docs/benchmarks.md); only that every row is there and
+every rate and latency was measured.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _run(script: str, *args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_referee_bench_with_lean_and_sdk_bots() -> None:
+    rows = json.loads(_run("referee_bench.py", "--seconds", "0.5", "--tables", "1", "--json"))
+    assert [(r["tables"], r["bots"]) for r in rows] == [(1, "lean"), (1, "sdk")]
+    for row in rows:
+        assert row["raw_rt_per_s"] > 0 and row["referee_decisions_per_s"] > 0
+        assert 0 < row["referee_p50_us"] <= row["referee_p99_us"]
+        assert row["message_bytes"] > 100
+
+
+def test_referee_cpu_bench() -> None:
+    rows = json.loads(_run("referee_cpu_bench.py", "--games", "2", "--runs", "1", "--json"))
+    assert [r["mode"] for r in rows] == ["1 table", "2 tables"]
+    assert all(r["decisions"] > 500 and r["cpu_us_per_decision"] > 0 for r in rows)
