@@ -52,7 +52,9 @@ from .hub import BotHub, Session
 
 SERVICE_NAME: Final = pb.DESCRIPTOR.services_by_name["Referee"].full_name
 _MAX_STREAMS: Final = 1024
-_GC_THRESHOLDS: Final = (50_000, 20, 100)
+_GC_THRESHOLDS: Final = (50_000, 10, 10)
+"""Only the youngest generation is collected less often (700 -> 50,000): the older ones keep
+Python's defaults, so cyclic garbage that outlives a decision is still found at the usual pace."""
 LOG: Final = logging.getLogger("craits.referee")
 
 T = TypeVar("T")
