@@ -201,8 +201,8 @@ class Mailbox:
     """Replies for one seat, and the game task waiting for the next one.
 
     A memory channel without its generality: one waiting task at most, parked and woken with
-    ``trio.lowlevel`` directly (this runs twice per decision). Replies beyond ``_INBOX_SIZE``
-    unread ones are dropped, so a flooding bot cannot grow the referee's memory.
+    ``trio.lowlevel`` directly (``put`` and ``get`` run once per decision each). Replies beyond
+    ``_INBOX_SIZE`` unread ones are dropped, so a flooding bot cannot grow the referee's memory.
     """
 
     __slots__ = ("_replies", "_waiter")
