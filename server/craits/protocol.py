@@ -139,13 +139,6 @@ def rules_from_pb(msg: pb.Rules) -> Rules:
     return Rules.from_dict({name: getattr(msg, name) for name in _RULES_FIELDS})
 
 
-def event_to_pb(event: Event, index: int) -> pb.Event:
-    """The wire form of one (already redacted) event."""
-    msg = pb.Observation()
-    add_events(msg.events, (event,), index)
-    return msg.events[0]
-
-
 def add_events(
     out: RepeatedCompositeFieldContainer[pb.Event], events: Sequence[Event], first_index: int
 ) -> None:

@@ -9,9 +9,9 @@ plain calls, never a thread hand-off:
 
 - wire -> games: a stream's reader calls the hub (``on_open``/``on_packet``/``on_close``)
   directly; a reply reaches its waiting game through trio's own rescheduling;
-- games -> wire: ``send`` appends to the stream's pending list and, on the first message, wakes
-  the stream's writer, which runs after the current trio pass and sends everything pending as
-  ONE packet, so decisions for many tables batch by themselves.
+- games -> wire: ``send`` appends to the stream's pending list and wakes the stream's writer,
+  which runs after the current trio pass and sends everything pending as ONE packet, so
+  decisions for many tables batch by themselves.
 
 DESIGN.md measured the alternatives (trio as guest ~750 us/round trip and grpc.aio in a helper
 thread ~640 us with one stream; both ~3.3k round trips/s with 8). The first version of this

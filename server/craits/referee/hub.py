@@ -4,9 +4,9 @@ Runs in the one thread that trio and grpc.aio share (``bridge``). The gRPC bridg
 ``on_open``/``on_packet``/``on_close`` as plain synchronous calls and gives each session a
 non-blocking ``send``; a reply wakes its waiting game through trio's own rescheduling. A bot is
 known by the token the hub issued for it; one bot process may hold seats in many games at once
-over its single stream. When a bot reconnects with its token, the new
-session replaces the old one and every live game is re-announced (``GameStart`` with the full
-history on the next request), so a pending decision continues where it stopped.
+over its single stream. When a bot reconnects with its token, the new session replaces the old
+one and every live game is re-announced (``GameStart`` with the full history on the next
+request), so a pending decision continues where it stopped.
 """
 
 from __future__ import annotations
