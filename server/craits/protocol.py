@@ -224,17 +224,22 @@ def add_moves(req: pb.DecisionRequest, moves: Sequence[Move]) -> None:
 
 
 # Encoded entries of repeated message fields, for ``MergeFromString``: each is what serializing
-# a message holding just that one entry gives (field tag, length, the entry), so nothing here
-# encodes protobuf by hand. Parsing them back is one C call for a whole list.
+# a message holding just that one entry gives (field key, length, the entry). Parsing them back
+# is one C call for a whole list.
 _HAND_ENTRY: Final = tuple(pb.Observation(hand=[c]).SerializeToString() for c in _CARD_PB)
 """Each card as an ``Observation.hand`` entry, by engine card."""
 _MOVE_ENTRY: dict[Move, bytes] = {}
 """Each move seen so far as a ``DecisionRequest.legal_moves`` entry (moves are few)."""
-_EVENT_ENTRY: dict[tuple[int, Event], bytes] = {}
-"""Recent (log index, already redacted event) pairs as ``Observation.events`` entries: every seat
-of a game is sent the same events (a redacted event is a different key), so one encoding serves
-them all. Cleared when full; an entry is a pure function of its key."""
-_EVENT_ENTRIES_MAX: Final = 50_000
+_EVENTS_KEY: Final = pb.Observation(events=[pb.Event()]).SerializeToString()[:-1]
+"""The field key of an ``Observation.events`` entry, as protobuf writes it (an empty event
+serializes to this key and a zero length)."""
+_EVENT_BODY: dict[Event, bytes] = {}
+"""Events seen so far (already redacted) as encoded ``Event`` messages without their log index.
+Games repeat the same events (the same seat playing the same card...), so almost every event
+of a long run is found here; cleared when full, each entry a pure function of its key."""
+_EVENT_BODIES_MAX: Final = 50_000
+_INDEX_FIELD: list[bytes] = []
+"""``Event.index = i`` encoded, by i (grown on demand)."""
 
 
 def _move_entry(move: Move) -> bytes:
@@ -246,15 +251,33 @@ def _move_entry(move: Move) -> bytes:
 
 
 def _event_entry(index: int, event: Event) -> bytes:
-    key = (index, event)
-    entry = _EVENT_ENTRY.get(key)
-    if entry is None:
-        if len(_EVENT_ENTRY) >= _EVENT_ENTRIES_MAX:
-            _EVENT_ENTRY.clear()
+    """``event`` at log ``index`` as an ``Observation.events`` entry.
+
+    The cached body and the index field are concatenated: appending an encoded field to an
+    encoded message sets that field (protobuf's merge-by-concatenation), so only the entry's
+    length prefix is written here rather than by protobuf.
+    """
+    body = _EVENT_BODY.get(event)
+    if body is None:
+        if len(_EVENT_BODY) >= _EVENT_BODIES_MAX:
+            _EVENT_BODY.clear()
         one = pb.Observation()
-        add_events(one.events, (event,), index)
-        entry = _EVENT_ENTRY[key] = one.SerializeToString()
-    return entry
+        add_events(one.events, (event,), 0)
+        body = _EVENT_BODY[event] = one.events[0].SerializeToString()
+    while len(_INDEX_FIELD) <= index:
+        _INDEX_FIELD.append(pb.Event(index=len(_INDEX_FIELD)).SerializeToString())
+    body += _INDEX_FIELD[index]
+    return _EVENTS_KEY + _varint(len(body)) + body
+
+
+def _varint(n: int) -> bytes:
+    """Protobuf's base-128 varint of a non-negative ``n`` (low 7-bit groups first)."""
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
 
 
 def observation_from_pb(

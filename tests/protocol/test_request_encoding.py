@@ -89,10 +89,10 @@ def test_every_request_of_a_game_equals_the_plain_construction(
 def test_a_full_event_cache_is_cleared_and_requests_stay_exact(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(protocol, "_EVENT_ENTRIES_MAX", 7)
-    protocol._EVENT_ENTRY.clear()
+    monkeypatch.setattr(protocol, "_EVENT_BODIES_MAX", 7)
+    protocol._EVENT_BODY.clear()
     assert _requests_equal_reference(3, 11, STANDARD) > 100
-    assert len(protocol._EVENT_ENTRY) <= 7
+    assert len(protocol._EVENT_BODY) <= 7
 
 
 def test_a_redacted_event_never_shares_an_encoding_with_its_original() -> None:
@@ -104,3 +104,15 @@ def test_a_redacted_event_never_shares_an_encoding_with_its_original() -> None:
     seen_by_other = pb.Observation.FromString(protocol._event_entry(0, hidden))
     assert len(seen_by_owner.events[0].cards) == len(deal.cards)
     assert len(seen_by_other.events[0].cards) == 0
+
+
+@pytest.mark.parametrize("n", [1, 2, 127, 128, 129, 300, 16_383, 16_384, 2**31 - 1, 2**32 - 1])
+def test_varint_is_protobufs_own(n: int) -> None:
+    assert protocol._varint(n) == pb.Event(index=n).SerializeToString()[1:]
+
+
+def test_an_event_longer_than_one_length_byte_is_framed_like_protobuf_frames_it() -> None:
+    long = Event("hand_score", 1, tuple(range(40)), 77, 2, "x" * 200, False)
+    for index in (0, 5, 130, 20_000):
+        expected = pb.Observation(events=[_event(long, index)]).SerializeToString()
+        assert protocol._event_entry(index, long) == expected
