@@ -4,7 +4,7 @@ Usage: ``.venv/bin/python benchmarks/referee_cpu_bench.py [--games 20] [--runs 5
 
 A real ``BotHub`` with two fake sessions (one per bot). A session's ``send`` answers every
 ``DecisionRequest`` at once, the way the gRPC bridge hands a packet over: with
-``current_trio_token().run_sync_soon(hub.on_packet, session, reply)`` (``legal_index=0``). So each
+``current_trio_token().run_sync_soon``, calling ``hub.on_packet`` with ``legal_index=0``. So each
 decision runs the whole referee path — ``_Referee._turn``, the time limit, ``RemoteSeat.decide``,
 ``observe``, building the request, routing the reply (``on_packet`` -> ``deliver``), judging it,
 ``apply`` — and nothing else but the fake reply's construction, which is the same in every
@@ -35,17 +35,22 @@ def _fake_session(hub: BotHub, entry: BotEntry, serialize: bool) -> Session:
     token = trio.lowlevel.current_trio_token()
     holder: list[Session] = []
 
-    def send(msg: pb.RefereeMessage) -> None:
+    def answer(msg: pb.RefereeMessage) -> None:
+        """Runs after the hub has filled ``msg``, as the stream's writer would."""
         if serialize:
             msg.SerializeToString()
         if msg.WhichOneof("payload") == "decision":
             req = msg.decision
-            reply = pb.BotPacket(messages=[pb.BotMessage(move=pb.MoveReply(
+            hub.on_packet(holder[0], pb.BotPacket(messages=[pb.BotMessage(move=pb.MoveReply(
                 game_id=req.game_id, decision_id=req.decision_id, legal_index=0,
-            ))])
-            token.run_sync_soon(hub.on_packet, holder[0], reply)
+            ))]))
 
-    session = hub.on_open(send, lambda: None)
+    def compose() -> pb.RefereeMessage:
+        msg = pb.RefereeMessage()
+        token.run_sync_soon(answer, msg)
+        return msg
+
+    session = hub.on_open(compose, lambda: None)
     holder.append(session)
     hub.on_packet(session, pb.BotPacket(messages=[pb.BotMessage(hello=pb.Hello(
         protocol_version=PROTOCOL_VERSION, token=entry.token,

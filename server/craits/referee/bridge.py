@@ -9,9 +9,9 @@ plain calls, never a thread hand-off:
 
 - wire -> games: a stream's reader calls the hub (``on_open``/``on_packet``/``on_close``)
   directly; a reply reaches its waiting game through trio's own rescheduling;
-- games -> wire: ``send`` appends to the stream's pending list and wakes the stream's writer,
-  which runs after the current trio pass and sends everything pending as ONE packet, so
-  decisions for many tables batch by themselves.
+- games -> wire: ``compose`` adds a message to the stream's next packet (the hub fills it in
+  place: no copy) and wakes the stream's writer, which runs after the current trio pass and
+  sends that packet, so decisions for many tables batch by themselves.
 
 DESIGN.md measured the alternatives (trio as guest ~750 us/round trip and grpc.aio in a helper
 thread ~640 us with one stream; both ~3.3k round trips/s with 8). The first version of this
@@ -61,20 +61,21 @@ T = TypeVar("T")
 
 
 class _Stream:
-    """One bot stream: the hub's session, and the messages waiting for the writer."""
+    """One bot stream: the hub's session, and the packet the writer sends next."""
 
-    __slots__ = ("closing", "pending", "ready", "session")
+    __slots__ = ("closing", "packet", "ready", "session")
 
     def __init__(self) -> None:
-        self.pending: list[pb.RefereeMessage] = []
+        self.packet = pb.RefereePacket()
         self.ready = asyncio.Event()
         self.closing = False
         self.session: Session | None = None
 
-    def send(self, msg: pb.RefereeMessage) -> None:
-        """Queue a message; the writer sends all queued messages once the current pass ends."""
-        self.pending.append(msg)
+    def compose(self) -> pb.RefereeMessage:
+        """A new message at the end of the next packet, for the caller to fill in place; the
+        writer sends the packet once the current pass ends."""
         self.ready.set()
+        return self.packet.messages.add()
 
     def close(self) -> None:
         """End the stream after what is already queued."""
@@ -92,7 +93,7 @@ class _Servicer(pb_grpc.RefereeServicer):
         """Relay packets both ways until either side ends the stream."""
         stream = _Stream()
         hub = self._hub
-        stream.session = hub.on_open(stream.send, stream.close)
+        stream.session = hub.on_open(stream.compose, stream.close)
         reader = asyncio.create_task(self._read(request_iterator, stream))
         try:
             await self._write(stream, context)
@@ -118,14 +119,15 @@ class _Servicer(pb_grpc.RefereeServicer):
 
     @staticmethod
     async def _write(stream: _Stream, context: Any) -> None:
-        """Write everything pending as one packet per wake-up; stop once closed and drained."""
+        """Write the pending packet once per wake-up; stop once closed and drained."""
         while True:
             await stream.ready.wait()
             stream.ready.clear()
-            batch, stream.pending = stream.pending, []
-            if batch:
-                await context.write(pb.RefereePacket(messages=batch))
-            if stream.closing and not stream.pending:
+            packet = stream.packet
+            if packet.messages:
+                stream.packet = pb.RefereePacket()
+                await context.write(packet)
+            if stream.closing and not stream.packet.messages:
                 return
 
 

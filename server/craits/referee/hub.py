@@ -2,11 +2,12 @@
 
 Runs in the one thread that trio and grpc.aio share (``bridge``). The gRPC bridge calls
 ``on_open``/``on_packet``/``on_close`` as plain synchronous calls and gives each session a
-non-blocking ``send``; a reply wakes its waiting game through trio's own rescheduling. A bot is
-known by the token the hub issued for it; one bot process may hold seats in many games at once
-over its single stream. When a bot reconnects with its token, the new session replaces the old
-one and every live game is re-announced (``GameStart`` with the full history on the next
-request), so a pending decision continues where it stopped.
+non-blocking ``compose`` (a new message queued on the stream, filled in place); a reply wakes
+its waiting game through trio's own rescheduling. A bot is known by the token the hub issued
+for it; one bot process may hold seats in many games at once over its single stream. When a
+bot reconnects with its token, the new session replaces the old one and every live game is
+re-announced (``GameStart`` with the full history on the next request), so a pending decision
+continues where it stopped.
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ from craits.v1 import referee_pb2 as pb
 
 from .seats import Decision, Seat, SeatGone, SeatResult, Table
 
-Sender = Callable[[pb.RefereeMessage], None]
-"""Queues one message on a session's stream (never blocks)."""
+Composer = Callable[[], pb.RefereeMessage]
+"""Queues a new, empty message on a session's stream and returns it, to be filled in place at
+once: the stream sends it when the current trio pass ends, so a message is never copied into
+the packet that carries it (never blocks)."""
 Closer = Callable[[], None]
 """Ends a session's stream."""
 
@@ -50,9 +53,13 @@ class Session:
     """One live stream from a bot process."""
 
     session_id: str
-    send: Sender
+    compose: Composer
     close: Closer
     bot: BotEntry | None = None
+
+    def send(self, msg: pb.RefereeMessage) -> None:
+        """Queue a copy of a message built elsewhere (for the few that are not per decision)."""
+        self.compose().CopyFrom(msg)
 
 
 @dataclass(eq=False, slots=True)
@@ -115,9 +122,9 @@ class BotHub:
             self._fatal(session, pb.ERROR_CODE_SHUTDOWN, "the referee is shutting down; goodbye")
 
     # ------------------------------------------------------------ callbacks from the bridge
-    def on_open(self, send: Sender, close: Closer) -> Session:
+    def on_open(self, compose: Composer, close: Closer) -> Session:
         """A stream opened; it must say Hello first."""
-        session = Session(f"s{next(self._ids)}", send, close)
+        session = Session(f"s{next(self._ids)}", compose, close)
         self._sessions[session.session_id] = session
         return session
 
@@ -269,11 +276,12 @@ class RemoteSeat(Seat):
 
     async def decide(self, decision: Decision) -> Move:
         """Send the request, then judge replies until one is valid (or the policy gives up)."""
-        if self._entry.session is None:
+        session = self._entry.session
+        if session is None:
             raise SeatGone()
         self._pending = decision
         self._asked_at = time.perf_counter()
-        self._send(self._request(decision))
+        self._request(decision, session.compose())
         while True:
             reply = await self._inbox.get()
             if reply is _DISCONNECTED:
@@ -349,14 +357,13 @@ class RemoteSeat(Seat):
                 retries_left=decision.retries_left,
             )))
 
-    def _request(self, decision: Decision) -> pb.RefereeMessage:
-        """The decision request, built in place (nested messages passed to constructors are
-        copied, and this runs for every decision)."""
+    def _request(self, decision: Decision, msg: pb.RefereeMessage) -> None:
+        """Fill ``msg`` with the decision request, in place (nested messages passed to
+        constructors are copied, and this runs for every decision)."""
         game = decision.game
         obs = observe(game, decision.seat, self._sent)
         self._sent = len(game.events)
         table = decision.table
-        msg = pb.RefereeMessage()
         req = msg.decision
         req.game_id = table.game_id
         req.decision_id = decision.decision_id
@@ -365,7 +372,6 @@ class RemoteSeat(Seat):
         req.move_ms = table.time.move_ms
         req.bank_ms = int(decision.clock.bank_ms)
         req.last_latency_us = decision.clock.last_latency_us
-        return msg
 
     def _game_start(self) -> pb.GameStart:
         table = self._table
