@@ -144,3 +144,42 @@ def test_a_stretch_renewed_after_a_timeout_still_times_out_later_decisions(bank_
     assert len(timeouts) == 2
     seat0 = [m for m in result.moves if m.seat == 0]
     assert [m.defaulted for m in seat0[:5]] == [False, True, False, True, False]
+
+
+def test_a_deadline_many_move_limits_away_is_kept_exactly() -> None:
+    # the watchdog wakes once per move limit; a bank-backed deadline spans several such wakes
+    # (virtual time: the bank is charged by the wall clock, so here it stays whole)
+    slow = ScriptedSeat("slow", lambda n: 5.9 if n == 1 else (6.1 if n == 2 else 0.0))
+    result = _play([slow, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(1000, 5000))
+    seat0 = [m for m in result.moves if m.seat == 0]
+    assert [m.defaulted for m in seat0[:3]] == [False, True, False]
+    timeouts = [f for f in result.faults if f.kind == "timeout"]
+    assert [f.decision_id for f in timeouts] == [seat0[1].decision_id]
+    assert "6.000s" in timeouts[0].detail
+
+
+def test_no_move_clock_outlives_its_game() -> None:
+    spec = GameSpec("tasks", RULES, 5, TimeControl(1000, 0))
+
+    def clocks() -> list[str]:
+        nurseries = trio.lowlevel.current_root_task().child_nurseries  # the system tasks' too
+        return [t.name for n in nurseries for t in n.child_tasks
+                if t.name.startswith("move clock")]
+
+    async def main() -> tuple[list[str], list[str]]:
+        during: list[str] = []
+
+        class Peek(ScriptedSeat):
+            async def decide(self, decision: Decision) -> Move:
+                if not during:
+                    during.extend(clocks())
+                return await super().decide(decision)
+
+        for _ in range(3):
+            await play_game(spec, [Peek("a", lambda n: 0.0), ScriptedSeat("b", lambda n: 0.0)])
+        await trio.lowlevel.checkpoint()
+        return during, clocks()
+
+    during, after = trio.run(main)
+    assert during == ["move clock tasks"]
+    assert after == []
