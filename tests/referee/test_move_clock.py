@@ -177,7 +177,7 @@ def test_no_move_clock_outlives_its_game() -> None:
 
         for _ in range(3):
             await play_game(spec, [Peek("a", lambda n: 0.0), ScriptedSeat("b", lambda n: 0.0)])
-        await trio.lowlevel.checkpoint()
+        await trio.testing.wait_all_tasks_blocked()  # cancelled watchdogs have run and ended
         return during, clocks()
 
     during, after = trio.run(main)
