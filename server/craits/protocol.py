@@ -211,11 +211,19 @@ def fill_observation(msg: pb.Observation, obs: Observation) -> None:
     msg.forfeits.extend(obs.forfeits)
     msg.totals.extend(obs.totals)
     msg.pressure_counts.extend(obs.pressure_counts)
-    hand = _HAND_ENTRY
+    hand, key = _HAND_ENTRY, _OBSERVATION_EVENTS
     msg.MergeFromString(b"".join([
         *[hand[c] for c in obs.hand],
-        *[_event_entry(i, e) for i, e in enumerate(obs.events, obs.events_from)],
+        *[_event_entry(key, i, e) for i, e in enumerate(obs.events, obs.events_from)],
     ]))
+
+
+def add_update_events(msg: pb.GameUpdate, events: Sequence[Event], first_index: int) -> None:
+    """Append consecutive (already redacted) events from log index ``first_index`` to
+    ``msg.events``, from the same cached encodings as ``fill_observation`` (one merge)."""
+    msg.MergeFromString(b"".join(
+        [_event_entry(_UPDATE_EVENTS, i, e) for i, e in enumerate(events, first_index)]
+    ))
 
 
 def add_moves(req: pb.DecisionRequest, moves: Sequence[Move]) -> None:
@@ -230,9 +238,11 @@ _HAND_ENTRY: Final = tuple(pb.Observation(hand=[c]).SerializeToString() for c in
 """Each card as an ``Observation.hand`` entry, by engine card."""
 _MOVE_ENTRY: dict[Move, bytes] = {}
 """Each move seen so far as a ``DecisionRequest.legal_moves`` entry (moves are few)."""
-_EVENTS_KEY: Final = pb.Observation(events=[pb.Event()]).SerializeToString()[:-1]
+_OBSERVATION_EVENTS: Final = pb.Observation(events=[pb.Event()]).SerializeToString()[:-1]
 """The field key of an ``Observation.events`` entry, as protobuf writes it (an empty event
 serializes to this key and a zero length)."""
+_UPDATE_EVENTS: Final = pb.GameUpdate(events=[pb.Event()]).SerializeToString()[:-1]
+"""The same for ``GameUpdate.events``."""
 _EVENT_BODY: dict[Event, bytes] = {}
 """Events seen so far (already redacted) as encoded ``Event`` messages without their log index.
 Games repeat the same events (the same seat playing the same card...), so almost every event
@@ -250,8 +260,8 @@ def _move_entry(move: Move) -> bytes:
     return entry
 
 
-def _event_entry(index: int, event: Event) -> bytes:
-    """``event`` at log ``index`` as an ``Observation.events`` entry.
+def _event_entry(key: bytes, index: int, event: Event) -> bytes:
+    """``event`` at log ``index`` as an entry of the events field whose field key is ``key``.
 
     The cached body and the index field are concatenated: appending an encoded field to an
     encoded message sets that field (protobuf's merge-by-concatenation), so only the entry's
@@ -267,7 +277,7 @@ def _event_entry(index: int, event: Event) -> bytes:
     while len(_INDEX_FIELD) <= index:
         _INDEX_FIELD.append(pb.Event(index=len(_INDEX_FIELD)).SerializeToString())
     body += _INDEX_FIELD[index]
-    return _EVENTS_KEY + _varint(len(body)) + body
+    return key + _varint(len(body)) + body
 
 
 def _varint(n: int) -> bytes:

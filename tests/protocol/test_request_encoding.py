@@ -1,8 +1,9 @@
 """The fast request builders (cached encoded entries merged in one call) against plain protobuf.
 
-``fill_observation`` and ``add_moves`` build the hand, the events and the legal moves from
-cached encodings; every request of whole games must equal a request built the obvious way, with
-message constructors, field by field, including after the event cache is cleared mid-game.
+``fill_observation``, ``add_update_events`` and ``add_moves`` build the hand, the events and the
+legal moves from cached encodings; every request of whole games (and hand-end updates) must
+equal one built the obvious way, with message constructors, field by field, including after the
+event cache is cleared mid-game.
 """
 
 from __future__ import annotations
@@ -100,8 +101,9 @@ def test_a_redacted_event_never_shares_an_encoding_with_its_original() -> None:
     deal = next(e for e in game.events if e.private and e.cards)
     hidden = deal.seen_by(1 - deal.seat)
     assert hidden.cards == () and deal.cards
-    seen_by_owner = pb.Observation.FromString(protocol._event_entry(0, deal))
-    seen_by_other = pb.Observation.FromString(protocol._event_entry(0, hidden))
+    key = protocol._OBSERVATION_EVENTS
+    seen_by_owner = pb.Observation.FromString(protocol._event_entry(key, 0, deal))
+    seen_by_other = pb.Observation.FromString(protocol._event_entry(key, 0, hidden))
     assert len(seen_by_owner.events[0].cards) == len(deal.cards)
     assert len(seen_by_other.events[0].cards) == 0
 
@@ -115,4 +117,18 @@ def test_an_event_longer_than_one_length_byte_is_framed_like_protobuf_frames_it(
     long = Event("hand_score", 1, tuple(range(40)), 77, 2, "x" * 200, False)
     for index in (0, 5, 130, 20_000):
         expected = pb.Observation(events=[_event(long, index)]).SerializeToString()
-        assert protocol._event_entry(index, long) == expected
+        assert protocol._event_entry(protocol._OBSERVATION_EVENTS, index, long) == expected
+
+
+def test_update_events_equal_the_plain_construction() -> None:
+    game = Game.new(preset("standard"), 3, 4)
+    while len(game.hand_scores) < 2:
+        game.apply(game.legal_moves()[0])
+    for seat in range(3):
+        seen = [e.seen_by(seat) for e in game.events[10:]]
+        built = pb.GameUpdate(game_id="g")
+        protocol.add_update_events(built, seen, 10)
+        wire = [_event(e, i) for i, e in enumerate(seen, 10)]
+        reference = pb.GameUpdate(game_id="g", events=wire)
+        assert built == reference
+        assert built.SerializeToString() == reference.SerializeToString()

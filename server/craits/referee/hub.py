@@ -28,7 +28,7 @@ from craits.protocol import (
     PROTOCOL_VERSION,
     ReplyError,
     add_moves,
-    events_to_pb,
+    add_update_events,
     fill_observation,
     reply_to_move,
     rules_to_pb,
@@ -299,10 +299,11 @@ class RemoteSeat(Seat):
         events = game.events
         if self._sent < len(events):
             start, self._sent = self._sent, len(events)
-            self._send(pb.RefereeMessage(update=pb.GameUpdate(
-                game_id=table.game_id,
-                events=events_to_pb([e.seen_by(seat) for e in events[start:]], start),
-            )))
+            session = self._entry.session
+            if session is not None:
+                update = session.compose().update
+                update.game_id = table.game_id
+                add_update_events(update, [e.seen_by(seat) for e in events[start:]], start)
 
     async def finish(self, table: Table, seat: int, result: SeatResult) -> None:
         """Send the result (with the last events) and forget the game."""
