@@ -105,7 +105,7 @@ def observe(game: Game, seat: int, since: int = 0) -> Observation:
         phase=game.phase,
         to_act=to_act,
         hand=tuple(sorted(game.hands[seat])),
-        hand_sizes=tuple(len(h) for h in game.hands),
+        hand_sizes=tuple(map(len, game.hands)),
         stock_size=len(game.stock),
         discard_size=len(game.discard),
         top_card=top,
@@ -117,6 +117,6 @@ def observe(game: Game, seat: int, since: int = 0) -> Observation:
         totals=tuple(game.totals),
         pressure_counts=tuple(game.pressure_counts),
         legal_moves=legal,
-        events=tuple(e.seen_by(seat) for e in game.events[since:]),
+        events=tuple([e.seen_by(seat) for e in game.events[since:]]),
         events_from=since,
     )

@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import trio
 
@@ -31,9 +32,8 @@ class GameSpec:
     policy: FailurePolicy = field(default_factory=FailurePolicy)
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
-    """One decision as the referee saw it."""
+class MoveRecord(NamedTuple):
+    """One decision as the referee saw it (a named tuple: one is made per decision)."""
 
     decision_id: int
     seat: int
