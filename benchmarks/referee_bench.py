@@ -1,6 +1,6 @@
 """Referee throughput and latency with remote Python bots, beside a raw grpc.aio ping-pong.
 
-Usage: ``.venv/bin/python benchmarks/referee_bench.py [--seconds 5] [--tables 1 8]
+Usage: ``.venv/bin/python benchmarks/referee_bench.py [--seconds 5] [--rounds 3] [--tables 1 8]
 [--bots lean sdk] [--json]``
 
 For each table count T: (1) raw ping-pong: a grpc.aio server echoing on the same ``Connect``
@@ -17,6 +17,11 @@ games, each bot multiplexing all T tables over its one stream, with either bot k
 Reported: decisions (round trips) per second, and latency percentiles. The referee's latency is
 what it measures itself, from sending a request to receiving the valid reply; "added" is that
 minus the raw round trip at the same percentile.
+
+The host's speed drifts by 10-20% within minutes, so each table count is measured in
+``--rounds`` rounds, each running the raw ping-pong and then every bot kind back to back. Each
+reported figure is the median over rounds of that figure in one round: a ratio or an "added"
+latency compares the referee with the raw run of its own round, never with another round's.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -157,9 +163,35 @@ def _row(tables: int, size: int, raw: dict[str, float], ref: dict[str, float], b
     }
 
 
+def _median_row(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each figure's median over the rounds (first and last ratio kept, to show the spread)."""
+    row = dict(rounds[0])
+    for key, value in rounds[0].items():
+        if key not in ("tables", "bots", "message_bytes"):
+            median = statistics.median(r[key] for r in rounds)
+            row[key] = round(median, 2) if isinstance(value, float) else round(median)
+    ratios = sorted(r["ratio"] for r in rounds)
+    row["rounds"], row["ratio_min"], row["ratio_max"] = len(rounds), ratios[0], ratios[-1]
+    return row
+
+
+def measure(tables: int, bots: list[str], seconds: float, rounds: int, size: int
+            ) -> list[dict[str, Any]]:
+    """Median rows for ``tables``, one per bot kind, from alternating rounds."""
+    per_kind: dict[str, list[dict[str, Any]]] = {b: [] for b in bots}
+    for _ in range(rounds):
+        raw = raw_pingpong(tables, seconds, size)
+        for kind in bots:
+            ref = bridge.run(_referee, tables, seconds, kind)
+            per_kind[kind].append(_row(tables, size, raw, ref, kind))
+    return [_median_row(per_kind[kind]) for kind in bots]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating raw/referee rounds per table count (medians reported)")
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--bots", nargs="+", choices=["lean", "sdk"], default=["lean", "sdk"],
                         help="lean: lean_bot.py (does what the ping-pong client does); "
@@ -169,10 +201,7 @@ def main() -> None:
     size = typical_request_size()
     rows: list[dict[str, Any]] = []
     for tables in args.tables:
-        raw = raw_pingpong(tables, args.seconds, size)
-        for bots in args.bots:
-            ref = bridge.run(_referee, tables, args.seconds, bots)
-            rows.append(_row(tables, size, raw, ref, bots))
+        rows += measure(tables, args.bots, args.seconds, args.rounds, size)
     if args.json:
         print(json.dumps(rows))
         return

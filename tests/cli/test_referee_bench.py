@@ -24,12 +24,14 @@ def _run(script: str, *args: str) -> str:
 
 
 def test_referee_bench_with_lean_and_sdk_bots() -> None:
-    rows = json.loads(_run("referee_bench.py", "--seconds", "0.5", "--tables", "1", "--json"))
+    rows = json.loads(_run("referee_bench.py", "--seconds", "0.5", "--rounds", "2",
+                           "--tables", "1", "--json"))
     assert [(r["tables"], r["bots"]) for r in rows] == [(1, "lean"), (1, "sdk")]
     for row in rows:
         assert row["raw_rt_per_s"] > 0 and row["referee_decisions_per_s"] > 0
         assert 0 < row["referee_p50_us"] <= row["referee_p99_us"]
         assert row["message_bytes"] > 100
+        assert row["rounds"] == 2 and 0 < row["ratio_min"] <= row["ratio"] <= row["ratio_max"]
 
 
 def test_referee_cpu_bench() -> None:
