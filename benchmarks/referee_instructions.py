@@ -1,0 +1,67 @@
+"""Instructions per decision of the referee's trio side, counted by valgrind: repeatable to ~0.1%.
+
+Usage: ``.venv/bin/python benchmarks/referee_instructions.py [--games 4] [--json]``
+
+Timings on a shared 2-core machine drift by 10-20% within minutes, which hides any change worth
+less than that. Instruction counts do not drift: ``valgrind --tool=callgrind`` counts what the
+CPU executes, whatever else the machine is doing. This runs ``referee_cpu_bench.py``'s 20-table
+mode (every game at once through a real ``BotHub`` and fake sessions) under callgrind twice,
+with ``--games`` and twice as many games, and reports the difference divided by the difference
+in decisions: interpreter start-up and imports cancel out. About a quarter of the count is the
+fake sessions' own work (building each reply and handing it over with ``run_sync_soon``), the
+same in every version. Needs ``valgrind`` (Debian package ``valgrind``); takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+_PROGRAM = """
+import sys, trio
+sys.path.insert(0, {bench_dir!r})
+import referee_cpu_bench
+decisions, _ = trio.run(referee_cpu_bench._run, {games}, True, False)
+print("DECISIONS", decisions)
+"""
+
+
+def count(games: int) -> tuple[int, int]:
+    """(instructions, decisions) of one run of ``games`` concurrent games under callgrind."""
+    program = _PROGRAM.format(bench_dir=str(Path(__file__).parent), games=games)
+    proc = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         sys.executable, "-c", program],
+        capture_output=True, text=True, check=True,
+    )
+    collected = re.search(r"Collected : (\d+)", proc.stderr)
+    decisions = re.search(r"DECISIONS (\d+)", proc.stdout)
+    if collected is None or decisions is None:
+        raise RuntimeError(f"unexpected valgrind output:\n{proc.stderr[-2000:]}")
+    return int(collected.group(1)), int(decisions.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=4, help="games in the smaller run")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed: apt-get install valgrind")
+    small, large = count(args.games), count(2 * args.games)
+    decisions = large[1] - small[1]
+    per_decision = (large[0] - small[0]) / decisions
+    if args.json:
+        row = {"decisions": decisions, "instructions_per_decision": round(per_decision)}
+        print(json.dumps(row))
+    else:
+        print(f"{per_decision:,.0f} instructions per decision ({decisions} decisions)")
+
+
+if __name__ == "__main__":
+    main()
