@@ -103,10 +103,16 @@ class GameResult:
     """Strikes each seat received (timeouts, repeated bad replies)."""
     forfeited: tuple[bool, ...]
     """Whether each seat forfeited the game."""
-    events: tuple[Event, ...]
-    """The game's whole history as this seat saw it."""
+    game: GameInfo
+    """The game as this seat knew it, its whole history included."""
     raw: pb.GameEnd | None = None
     """The ``GameEnd`` message, when the game came over the wire."""
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The game's whole history as this seat saw it (converted from the wire when first
+        read, so bots that never look pay nothing; copied on access, so read it once)."""
+        return tuple(self.game.history)
 
     @property
     def place(self) -> int:

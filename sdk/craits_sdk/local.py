@@ -53,5 +53,5 @@ def _result(game: Game, info: GameInfo) -> GameResult:
         places=outcome.places,
         strikes=(0,) * game.players,
         forfeited=(False,) * game.players,
-        events=tuple(info.history),
+        game=info,
     )

@@ -159,7 +159,7 @@ class Session:
     def _on_update(self, msg: pb.GameUpdate) -> None:
         game = self._game(msg.game_id)
         added = game.record_wire(msg.events)
-        if added:
+        if added and type(self.bot).on_update is not Bot.on_update:  # else nothing to convert
             self._hook(self.bot.on_update, msg.game_id, game.latest(added))
 
     def _on_game_end(self, msg: pb.GameEnd) -> None:

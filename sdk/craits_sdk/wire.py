@@ -67,7 +67,7 @@ def result_from_end(msg: pb.GameEnd, game: GameInfo) -> GameResult:
         places=tuple(msg.places),
         strikes=tuple(msg.strikes),
         forfeited=tuple(msg.forfeited),
-        events=tuple(game.history),
+        game=game,
         raw=msg,
     )
 

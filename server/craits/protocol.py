@@ -323,10 +323,28 @@ def observation_from_pb(
         forfeits=tuple(obs.forfeits),
         totals=tuple(obs.totals),
         pressure_counts=tuple(obs.pressure_counts),
-        legal_moves=tuple(move_from_pb(m) for m in req.legal_moves),
+        legal_moves=tuple([_listed_move(m) for m in req.legal_moves]),
         events=tuple(events),
         events_from=events_from,
     )
+
+
+_LISTED_MOVES: dict[bytes, Move] = {}
+"""Legal-move messages seen so far in requests, by encoding: a request lists ~5-10 moves out of a
+few hundred possible ones, and decoding each field by field was most of decoding a request."""
+_LISTED_MOVES_MAX: Final = 10_000
+
+
+def _listed_move(msg: pb.Move) -> Move:
+    """``move_from_pb`` of a request's listed move, cached by its encoding (bot side)."""
+    key = msg.SerializeToString()
+    move = _LISTED_MOVES.get(key)
+    if move is None:
+        move = move_from_pb(msg)  # raises before anything is cached for a malformed move
+        if len(_LISTED_MOVES) >= _LISTED_MOVES_MAX:
+            _LISTED_MOVES.clear()
+        _LISTED_MOVES[key] = move
+    return move
 
 
 def _suit_index(wire_suit: int) -> int:

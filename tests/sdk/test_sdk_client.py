@@ -256,6 +256,50 @@ def test_updates_and_game_end_reach_the_hooks_with_the_whole_history() -> None:
     assert result.events == tuple(e.seen_by(seat) for e in game.events)
 
 
+class QuietBot(Bot):
+    """Plays the first legal move, keeps results, never looks at the history."""
+
+    def __init__(self) -> None:
+        self.ended: list[GameResult] = []
+
+    def decide(self, view: View) -> Move:
+        return view.legal_moves[0]
+
+    def on_game_end(self, result: GameResult) -> None:
+        self.ended.append(result)
+
+
+def test_a_bot_that_never_reads_the_history_never_pays_for_converting_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from craits_sdk import game as sdk_game
+
+    converted: list[int] = []
+    convert = sdk_game._event_of
+    monkeypatch.setattr(sdk_game, "_event_of", lambda e: converted.append(1) or convert(e))
+    game = new_game(seed=7)
+    seat = game.to_act
+
+    async def script(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(game_start("g", game, seat), decision("g", 1, game))
+        await conn.recv_moves()
+        seen = len(game.events)
+        while not game.is_over:
+            game.apply(game.legal_moves()[0])
+        update = pb.GameUpdate(game_id="g", events=_events_pb(game, seat, seen, len(game.events)))
+        await conn.send(pb.RefereeMessage(update=update),
+                        pb.RefereeMessage(game_end=pb.GameEnd(game_id="g")))
+        await conn.send(shutdown())
+
+    bot = QuietBot()
+    status, _ = asyncio.run(run_bot(bot, [script]))
+    assert status == EXIT_OK and converted == []  # not for the update, not for the result
+    (result,) = bot.ended
+    assert result.events == tuple(e.seen_by(seat) for e in game.events)
+    assert len(converted) == len(game.events)
+
+
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
