@@ -228,17 +228,24 @@ def test_reconnects_after_a_drop_and_resumes_the_game() -> None:
     assert bot.started[0].missing_events == 0
 
 
+async def _one_decision_then_play_out(conn: Conn, game: Game, seat: int) -> int:
+    """Start game "g", have the bot answer one decision, then play the game out without it;
+    return how many events the bot had been sent."""
+    await conn.handshake()
+    await conn.send(game_start("g", game, seat), decision("g", 1, game))
+    await conn.recv_moves()
+    seen = len(game.events)
+    while not game.is_over:
+        game.apply(game.legal_moves()[0])
+    return seen
+
+
 def test_updates_and_game_end_reach_the_hooks_with_the_whole_history() -> None:
     game = new_game(seed=7)
     seat = game.to_act
 
     async def script(conn: Conn) -> None:
-        await conn.handshake()
-        await conn.send(game_start("g", game, seat), decision("g", 1, game))
-        await conn.recv_moves()
-        seen = len(game.events)
-        while not game.is_over:
-            game.apply(game.legal_moves()[0])
+        seen = await _one_decision_then_play_out(conn, game, seat)
         half = (seen + len(game.events)) // 2
         update = pb.GameUpdate(game_id="g")
         end = pb.GameEnd(game_id="g", totals=[1, 2, 3], places=[1, 2, 3])
@@ -281,12 +288,7 @@ def test_a_bot_that_never_reads_the_history_never_pays_for_converting_it(
     seat = game.to_act
 
     async def script(conn: Conn) -> None:
-        await conn.handshake()
-        await conn.send(game_start("g", game, seat), decision("g", 1, game))
-        await conn.recv_moves()
-        seen = len(game.events)
-        while not game.is_over:
-            game.apply(game.legal_moves()[0])
+        seen = await _one_decision_then_play_out(conn, game, seat)
         update = pb.GameUpdate(game_id="g", events=_events_pb(game, seat, seen, len(game.events)))
         await conn.send(pb.RefereeMessage(update=update),
                         pb.RefereeMessage(game_end=pb.GameEnd(game_id="g")))
