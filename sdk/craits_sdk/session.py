@@ -159,8 +159,9 @@ class Session:
     def _on_update(self, msg: pb.GameUpdate) -> None:
         game = self._game(msg.game_id)
         added = game.record_wire(msg.events)
-        if added and type(self.bot).on_update is not Bot.on_update:  # else nothing to convert
-            self._hook(self.bot.on_update, msg.game_id, game.latest(added))
+        hook = self.bot.on_update
+        if added and getattr(hook, "__func__", None) is not Bot.on_update:  # else none to convert
+            self._hook(hook, msg.game_id, game.latest(added))
 
     def _on_game_end(self, msg: pb.GameEnd) -> None:
         game = self.games.pop(msg.game_id, None) or self._unknown_game(msg.game_id)

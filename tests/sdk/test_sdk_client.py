@@ -302,6 +302,25 @@ def test_a_bot_that_never_reads_the_history_never_pays_for_converting_it(
     assert len(converted) == len(game.events)
 
 
+def test_an_on_update_set_on_the_instance_is_called_too() -> None:
+    game = new_game(seed=7)
+    seat = game.to_act
+    bot = QuietBot()
+    heard: list[Sequence[Event]] = []
+    bot.on_update = lambda game_id, events: heard.append(events)  # type: ignore[method-assign]
+    sent: list[int] = []
+
+    async def script(conn: Conn) -> None:
+        sent.append(await _one_decision_then_play_out(conn, game, seat))
+        events = _events_pb(game, seat, sent[0], len(game.events))
+        await conn.send(pb.RefereeMessage(update=pb.GameUpdate(game_id="g", events=events)),
+                        shutdown())
+
+    status, _ = asyncio.run(run_bot(bot, [script]))
+    assert status == EXIT_OK
+    assert heard == [tuple(e.seen_by(seat) for e in game.events[sent[0]:])]
+
+
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
