@@ -17,7 +17,7 @@ import statistics
 import time
 
 from craits.engine import preset
-from craits_bots.registry import load
+from craits_bots.registry import BUNDLED, load
 from craits_sdk import play_game
 
 
@@ -54,6 +54,11 @@ def main() -> None:
     parser.add_argument("--b", default="lowcard")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.units < 2:
+        parser.error("--units must be at least 2 (a variance needs two)")
+    for name in (args.a, args.b):
+        if name not in BUNDLED:
+            parser.error(f"no bundled bot {name!r}; known: {', '.join(BUNDLED)}")
     started = time.perf_counter()
     dup = units(args.a, args.b, args.units, duplicate=True)
     ind = units(args.a, args.b, args.units, duplicate=False)

@@ -102,6 +102,8 @@ def main() -> None:
     parser.add_argument("--serialize", action="store_true", help="also the serializing modes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.games < 1 or args.runs < 1:
+        parser.error("--games and --runs must be at least 1")
     modes: list[tuple[str, bool, bool]] = [("1 table", False, False),
                                            (f"{args.games} tables", True, False)]
     if args.serialize:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from craits.referee import bridge
-from craits.tournament.config import default_config
+from craits.tournament.config import ConfigError, default_config
 from craits.tournament.runner import run_tournament
 from craits.tournament.store import Store
 
@@ -54,7 +54,10 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 8])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = [one_run(args.deal_sets, args.table_size, c) for c in args.concurrency]
+    try:
+        rows = [one_run(args.deal_sets, args.table_size, c) for c in args.concurrency]
+    except ConfigError as exc:
+        parser.error(str(exc))
     if args.json:
         print(json.dumps(rows))
         return
