@@ -21,8 +21,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Final
 
-_PROGRAM = """
+CALLGRIND: Final = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+
+_PROGRAM: Final = """
 import sys, trio
 sys.path.insert(0, {bench_dir!r})
 import referee_cpu_bench
@@ -31,18 +34,26 @@ print("DECISIONS", decisions)
 """
 
 
+def program(games: int) -> str:
+    """Python source that plays ``games`` concurrent games and prints how many decisions."""
+    return _PROGRAM.format(bench_dir=str(Path(__file__).parent), games=games)
+
+
 def count(games: int) -> tuple[int, int]:
     """(instructions, decisions) of one run of ``games`` concurrent games under callgrind."""
-    program = _PROGRAM.format(bench_dir=str(Path(__file__).parent), games=games)
     proc = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-         sys.executable, "-c", program],
+        [*CALLGRIND, sys.executable, "-c", program(games)],
         capture_output=True, text=True, check=True,
     )
-    collected = re.search(r"Collected : (\d+)", proc.stderr)
-    decisions = re.search(r"DECISIONS (\d+)", proc.stdout)
+    return parse(proc.stdout, proc.stderr)
+
+
+def parse(stdout: str, stderr: str) -> tuple[int, int]:
+    """(instructions, decisions) from the program's output and callgrind's summary."""
+    collected = re.search(r"Collected : (\d+)", stderr)
+    decisions = re.search(r"DECISIONS (\d+)", stdout)
     if collected is None or decisions is None:
-        raise RuntimeError(f"unexpected valgrind output:\n{proc.stderr[-2000:]}")
+        raise RuntimeError(f"unexpected valgrind output:\n{stderr[-2000:]}")
     return int(collected.group(1)), int(decisions.group(1))
 
 

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -38,3 +40,19 @@ def test_referee_cpu_bench() -> None:
     rows = json.loads(_run("referee_cpu_bench.py", "--games", "2", "--runs", "1", "--json"))
     assert [r["mode"] for r in rows] == ["1 table", "2 tables"]
     assert all(r["decisions"] > 500 and r["cpu_us_per_decision"] > 0 for r in rows)
+
+
+def test_referee_instructions_program_and_parsing() -> None:
+    # valgrind itself is not run here (minutes, and not on every machine): what is checked is
+    # the program it would count and the reading of its summary
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import referee_instructions as ri
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    out = subprocess.run([sys.executable, "-c", ri.program(1)], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert ri.parse(out, "==7== Collected : 123456789\n")[1] > 300
+    assert ri.parse("DECISIONS 12\n", "==7== Collected : 345\n") == (345, 12)
+    with pytest.raises(RuntimeError, match="unexpected valgrind output"):
+        ri.parse("DECISIONS 12\n", "valgrind: command not understood")
