@@ -187,28 +187,19 @@ def measure(tables: int, bots: list[str], seconds: float, rounds: int, size: int
     return [_median_row(per_kind[kind]) for kind in bots]
 
 
-def _positive(kind: type[int] | type[float]) -> Any:
-    """An argparse type: a number of ``kind`` above zero."""
-    def parse(text: str) -> int | float:
-        value = kind(text)
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
-        return value
-    return parse
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=_positive(float), default=5.0,
-                        help="length of each run")
-    parser.add_argument("--rounds", type=_positive(int), default=3,
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
+    parser.add_argument("--rounds", type=int, default=3,
                         help="alternating raw/referee rounds per table count (medians reported)")
-    parser.add_argument("--tables", type=_positive(int), nargs="+", default=[1, 8])
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--bots", nargs="+", choices=["lean", "sdk"], default=["lean", "sdk"],
                         help="lean: lean_bot.py (does what the ping-pong client does); "
                              "sdk: two SDK random bots")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.seconds <= 0 or args.rounds < 1 or min(args.tables) < 1:
+        parser.error("--seconds must be above 0, and --rounds and --tables at least 1")
     size = typical_request_size()
     rows: list[dict[str, Any]] = []
     for tables in args.tables:

@@ -57,20 +57,14 @@ def parse(stdout: str, stderr: str) -> tuple[int, int]:
     return int(collected.group(1)), int(decisions.group(1))
 
 
-def _games(text: str) -> int:
-    """An argparse type: a game count from 1 to 100."""
-    games = int(text)
-    if not 1 <= games <= 100:
-        raise argparse.ArgumentTypeError(f"must be 1 to 100, got {text}")
-    return games
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=_games, default=4,
+    parser.add_argument("--games", type=int, default=4,
                         help="games in the smaller run, 1-100 (the larger has twice as many)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    if not 1 <= args.games <= 100:
+        parser.error(f"--games must be 1 to 100, got {args.games}")
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed: apt-get install valgrind")
     small, large = count(args.games), count(2 * args.games)
