@@ -187,7 +187,7 @@ def observation_to_pb(obs: Observation) -> pb.Observation:
 def fill_observation(msg: pb.Observation, obs: Observation) -> None:
     """Set the fields of an empty ``msg`` (e.g. a request's own) to the wire form of ``obs``.
 
-    In place, and the repeated message fields (hand, events) in ONE ``MergeFromString`` of their
+    In place, and the message fields (top card, hand, events) in ONE ``MergeFromString`` of their
     cached encoded entries: building a decision request is the referee's largest cost per
     decision, and creating or copying each nested message from Python was most of it.
     """
@@ -203,7 +203,6 @@ def fill_observation(msg: pb.Observation, obs: Observation) -> None:
     msg.hand_sizes.extend(obs.hand_sizes)
     msg.stock_size = obs.stock_size
     msg.discard_size = obs.discard_size
-    msg.top_card.CopyFrom(_CARD_PB[obs.top_card])
     msg.active_suit = _SUIT_PB[obs.active_suit + 1]
     msg.count = obs.count
     msg.jack_penalty = obs.jack_penalty
@@ -213,6 +212,7 @@ def fill_observation(msg: pb.Observation, obs: Observation) -> None:
     msg.pressure_counts.extend(obs.pressure_counts)
     hand, key = _HAND_ENTRY, _OBSERVATION_EVENTS
     msg.MergeFromString(b"".join([
+        _TOP_CARD_ENTRY[obs.top_card],
         *[hand[c] for c in obs.hand],
         *[_event_entry(key, i, e) for i, e in enumerate(obs.events, obs.events_from)],
     ]))
@@ -236,6 +236,8 @@ def add_moves(req: pb.DecisionRequest, moves: Sequence[Move]) -> None:
 # is one C call for a whole list.
 _HAND_ENTRY: Final = tuple(pb.Observation(hand=[c]).SerializeToString() for c in _CARD_PB)
 """Each card as an ``Observation.hand`` entry, by engine card."""
+_TOP_CARD_ENTRY: Final = tuple(pb.Observation(top_card=c).SerializeToString() for c in _CARD_PB)
+"""Each card as the ``Observation.top_card`` field, by engine card."""
 _MOVE_ENTRY: dict[Move, bytes] = {}
 """Each move seen so far as a ``DecisionRequest.legal_moves`` entry (moves are few)."""
 _OBSERVATION_EVENTS: Final = pb.Observation(events=[pb.Event()]).SerializeToString()[:-1]
@@ -269,19 +271,37 @@ def _event_entry(key: bytes, index: int, event: Event) -> bytes:
     """
     body = _EVENT_BODY.get(event)
     if body is None:
-        if len(_EVENT_BODY) >= _EVENT_BODIES_MAX:
-            _EVENT_BODY.clear()
-        one = pb.Observation()
-        add_events(one.events, (event,), 0)
-        body = _EVENT_BODY[event] = one.events[0].SerializeToString()
-    while len(_INDEX_FIELD) <= index:
-        _INDEX_FIELD.append(pb.Event(index=len(_INDEX_FIELD)).SerializeToString())
+        body = _event_body(event)
+    if index >= len(_INDEX_FIELD):
+        _grow_index_fields(index)
     body += _INDEX_FIELD[index]
     return key + _varint(len(body)) + body
 
 
+def _event_body(event: Event) -> bytes:
+    """Encode ``event`` without its index and cache it (the cache is cleared when full)."""
+    if len(_EVENT_BODY) >= _EVENT_BODIES_MAX:
+        _EVENT_BODY.clear()
+    one = pb.Observation()
+    add_events(one.events, (event,), 0)
+    body = _EVENT_BODY[event] = one.events[0].SerializeToString()
+    return body
+
+
+def _grow_index_fields(index: int) -> None:
+    """Extend ``_INDEX_FIELD`` up to ``index``."""
+    while len(_INDEX_FIELD) <= index:
+        _INDEX_FIELD.append(pb.Event(index=len(_INDEX_FIELD)).SerializeToString())
+
+
+_ONE_BYTE: Final = tuple(bytes((n,)) for n in range(0x80))
+"""The varints of 0-127, which are one byte each (every entry length of a typical event)."""
+
+
 def _varint(n: int) -> bytes:
     """Protobuf's base-128 varint of a non-negative ``n`` (low 7-bit groups first)."""
+    if n < 0x80:
+        return _ONE_BYTE[n]
     out = bytearray()
     while n > 0x7F:
         out.append((n & 0x7F) | 0x80)
