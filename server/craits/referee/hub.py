@@ -233,13 +233,14 @@ class Mailbox:
             await trio.lowlevel.checkpoint()
             return self._replies.popleft()
         self._waiter = trio.lowlevel.current_task()
-
-        def abort(_: Any) -> trio.lowlevel.Abort:
-            self._waiter = None
-            return trio.lowlevel.Abort.SUCCEEDED
-
-        reply: pb.MoveReply | None = await trio.lowlevel.wait_task_rescheduled(abort)
+        reply: pb.MoveReply | None = await trio.lowlevel.wait_task_rescheduled(self._abort)
         return reply
+
+    def _abort(self, _: Any) -> trio.lowlevel.Abort:
+        """``get`` was cancelled while waiting: forget the waiter (a method, so that waiting
+        builds no closure)."""
+        self._waiter = None
+        return trio.lowlevel.Abort.SUCCEEDED
 
 
 class RemoteSeat(Seat):
