@@ -1,0 +1,103 @@
+"""``PollingClock``: trio polls for a moment after each message to a bot, and sleeps otherwise."""
+
+from __future__ import annotations
+
+import time
+
+import trio
+
+from craits.referee import bridge
+from craits.referee.bridge import PollingClock, _Stream
+
+
+class FakeTime:
+    """A settable ``time.perf_counter`` stand-in."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_trio_may_sleep_until_the_deadline_when_no_message_went_out() -> None:
+    now = FakeTime()
+    clock = PollingClock(poll_s=0.001, now=now)
+    deadline = clock.current_time() + 5.0
+    assert clock.deadline_to_sleep_time(deadline) == 5.0
+
+
+def test_trio_polls_within_the_window_after_a_message_and_sleeps_after_it() -> None:
+    now = FakeTime()
+    clock = PollingClock(poll_s=0.001, now=now)
+    deadline = clock.current_time() + 5.0
+    clock.poll_soon()
+    now.now += 0.0009
+    assert clock.deadline_to_sleep_time(deadline) == 0.0
+    now.now += 0.0002
+    assert abs(clock.deadline_to_sleep_time(deadline) - (5.0 - 0.0011)) < 1e-9
+
+
+def test_each_message_extends_the_window_from_its_own_time() -> None:
+    now = FakeTime()
+    clock = PollingClock(poll_s=0.001, now=now)
+    far = clock.current_time() + 60.0
+    clock.poll_soon()
+    now.now += 0.0008
+    clock.poll_soon()
+    now.now += 0.0008
+    assert clock.deadline_to_sleep_time(far) == 0.0
+    now.now += 0.0003
+    assert clock.deadline_to_sleep_time(far) > 59.0
+
+
+def test_the_time_is_the_system_time_plus_a_fixed_offset() -> None:
+    now = FakeTime()
+    clock = PollingClock(now=now)
+    first = clock.current_time()
+    now.now += 2.5
+    assert clock.current_time() - first == 2.5
+    assert abs(first - now.now) > 1000  # mixing it up with perf_counter would show at once
+
+
+def test_composing_a_message_for_a_bot_starts_a_poll() -> None:
+    now = FakeTime()
+    clock = PollingClock(poll_s=0.001, now=now)
+    far = clock.current_time() + 60.0
+    stream = _Stream(clock)
+    assert clock.deadline_to_sleep_time(far) == 60.0
+    stream.compose()
+    assert clock.deadline_to_sleep_time(far) == 0.0
+
+
+def test_bridge_run_polls_with_it_and_deadlines_still_hold() -> None:
+    """Under a poll that never lapses, a 50 ms timeout still fires on time, not early."""
+
+    async def main() -> tuple[bool, float]:
+        clock = trio.lowlevel.current_clock()
+        assert isinstance(clock, PollingClock)
+        started = time.perf_counter()
+        with trio.move_on_after(0.05) as scope:
+            while True:
+                clock.poll_soon()
+                await trio.sleep(0)
+        return scope.cancelled_caught, time.perf_counter() - started
+
+    fired, elapsed = bridge.run(main)
+    assert fired
+    assert 0.05 <= elapsed < 2.0
+
+
+def test_a_referee_whose_bots_are_silent_stops_polling() -> None:
+    """After the window, trio sleeps: a third of a second of waiting costs almost no CPU (a
+    poll that never lapsed would spend all of it)."""
+
+    async def main() -> float:
+        clock = trio.lowlevel.current_clock()
+        assert isinstance(clock, PollingClock)
+        clock.poll_soon()
+        cpu = time.process_time()
+        await trio.sleep(0.3)
+        return time.process_time() - cpu
+
+    assert bridge.run(main) < 0.1
