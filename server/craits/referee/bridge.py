@@ -32,9 +32,10 @@ Ctrl-C is delivered as ``KeyboardInterrupt`` at the next trio checkpoint of the 
 (``restrict_keyboard_interrupt_to_checkpoints``), so it never lands in the middle of the gRPC
 machinery. While ``run`` runs, the cyclic garbage collector is tuned for a server that allocates
 many small, short-lived, acyclic objects per decision (messages, moves, records): the objects
-alive at the start are frozen out of collections, and a collection starts after 50,000 net
-allocations instead of 700 (+5-11% decisions/s and a lower p99 in the referee benchmark); the
-previous settings come back when ``run`` returns.
+alive at the start are frozen out of collections, and a collection starts after 10,000 net
+allocations instead of 700 (+5-11% decisions/s and a lower p99 in the referee benchmark, against
+700; 50,000 was as fast but stopped every table for 14-25 ms per collection); the previous
+settings come back when ``run`` returns.
 
 This is the only module that imports ``grpc``'s server API. Health and reflection are on.
 """
@@ -67,8 +68,8 @@ SERVICE_NAME: Final = pb.DESCRIPTOR.services_by_name["Referee"].full_name
 _MAX_STREAMS: Final = 1024
 POLL_S: Final = 0.001
 """How long trio polls instead of sleeping after a message goes to a bot (``PollingClock``)."""
-_GC_THRESHOLDS: Final = (50_000, 10, 10)
-"""Only the youngest generation is collected less often (700 -> 50,000): the older ones keep
+_GC_THRESHOLDS: Final = (10_000, 10, 10)
+"""Only the youngest generation is collected less often (700 -> 10,000): the older ones keep
 Python's defaults, so cyclic garbage that outlives a decision is still found at the usual pace."""
 LOG: Final = logging.getLogger("craits.referee")
 
