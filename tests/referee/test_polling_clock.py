@@ -20,16 +20,20 @@ class FakeTime:
         return self.now
 
 
-def test_trio_may_sleep_until_the_deadline_when_no_message_went_out() -> None:
+def _clock() -> tuple[FakeTime, PollingClock]:
+    """A clock with a 1 ms window on a fake time source."""
     now = FakeTime()
-    clock = PollingClock(poll_s=0.001, now=now)
+    return now, PollingClock(poll_s=0.001, now=now)
+
+
+def test_trio_may_sleep_until_the_deadline_when_no_message_went_out() -> None:
+    _, clock = _clock()
     deadline = clock.current_time() + 5.0
     assert clock.deadline_to_sleep_time(deadline) == 5.0
 
 
 def test_trio_polls_within_the_window_after_a_message_and_sleeps_after_it() -> None:
-    now = FakeTime()
-    clock = PollingClock(poll_s=0.001, now=now)
+    now, clock = _clock()
     deadline = clock.current_time() + 5.0
     clock.poll_soon()
     now.now += 0.0009
@@ -39,8 +43,7 @@ def test_trio_polls_within_the_window_after_a_message_and_sleeps_after_it() -> N
 
 
 def test_each_message_extends_the_window_from_its_own_time() -> None:
-    now = FakeTime()
-    clock = PollingClock(poll_s=0.001, now=now)
+    now, clock = _clock()
     far = clock.current_time() + 60.0
     clock.poll_soon()
     now.now += 0.0008
@@ -61,8 +64,7 @@ def test_the_time_is_the_system_time_plus_a_fixed_offset() -> None:
 
 
 def test_composing_a_message_for_a_bot_starts_a_poll() -> None:
-    now = FakeTime()
-    clock = PollingClock(poll_s=0.001, now=now)
+    _, clock = _clock()
     far = clock.current_time() + 60.0
     stream = _Stream(clock)
     assert clock.deadline_to_sleep_time(far) == 60.0
