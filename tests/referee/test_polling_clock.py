@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import time
 
+import grpc
+import pytest
 import trio
 
 from craits.referee import bridge
 from craits.referee.bridge import PollingClock, _Stream
+from craits.referee.server import open_referee
+from craits.v1 import referee_pb2 as pb
+from craits.v1 import referee_pb2_grpc as pb_grpc
 
 
 class FakeTime:
@@ -103,3 +108,34 @@ def test_a_referee_whose_bots_are_silent_stops_polling() -> None:
         return time.process_time() - cpu
 
     assert bridge.run(main) < 0.1
+
+
+def test_a_referee_stream_starts_the_runs_poll_when_it_answers_a_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bridge hands the run's clock to its streams: the referee's answer to a Hello (here,
+    an error for an unknown token) starts a poll."""
+    polls: list[PollingClock] = []
+    real = PollingClock.poll_soon
+
+    def counted(self: PollingClock) -> None:
+        polls.append(self)
+        real(self)
+
+    monkeypatch.setattr(PollingClock, "poll_soon", counted)
+
+    async def main() -> tuple[str, bool]:
+        async with open_referee() as ref:
+            channel = grpc.aio.insecure_channel(ref.address)
+            call = pb_grpc.RefereeStub(channel).Connect()
+            hello = pb.Hello(protocol_version=1, token="nobody")
+            await bridge.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(hello=hello)])))
+            reply = await bridge.wait_host(call.read())
+            await bridge.wait_host(channel.close())
+            assert isinstance(reply, pb.RefereePacket)
+            run_clock = trio.lowlevel.current_clock()
+            return reply.messages[0].error.message, bool(polls) and polls[0] is run_clock
+
+    message, polled_by_the_run_clock = bridge.run(main)
+    assert message.startswith("unknown token")
+    assert polled_by_the_run_clock

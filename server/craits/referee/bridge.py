@@ -198,10 +198,14 @@ class GrpcBridge:
         self.requested_port = port
         self.port = 0
         self._server: grpc.aio.Server | None = None
+        self._polling: PollingClock | None = None
+        """The run's clock, when ``run`` started it: the streams start its polls."""
 
     async def start(self) -> int:
         """(trio) Start serving; returns the bound port."""
         hosting_loop()  # a clear error now rather than a confusing one later
+        clock = trio.lowlevel.current_clock()
+        self._polling = clock if isinstance(clock, PollingClock) else None
         self.port = await wait_host(self._serve())
         return self.port
 
@@ -218,9 +222,7 @@ class GrpcBridge:
             maximum_concurrent_rpcs=_MAX_STREAMS,
             options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 4 << 20)],
         )
-        clock = trio.lowlevel.current_clock()
-        polling = clock if isinstance(clock, PollingClock) else None
-        pb_grpc.add_RefereeServicer_to_server(_Servicer(self.hub, polling), server)
+        pb_grpc.add_RefereeServicer_to_server(_Servicer(self.hub, self._polling), server)
         health = health_async.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable_server_reflection(
