@@ -144,3 +144,26 @@ def test_a_failing_packet_handler_ends_that_stream_only(caplog: pytest.LogCaptur
     assert ended
     assert answer.startswith("unknown token")
     assert "the referee failed on a packet" in caplog.text
+
+
+def test_a_message_composed_on_the_loops_next_pass_joins_the_packet_being_sent() -> None:
+    """The writer waits one pass of the loop before taking the packet, so that what the games
+    woken in that pass compose goes in the same packet (the referee's batching)."""
+    sent: list[int] = []
+
+    class Context:
+        async def write(self, packet: pb.RefereePacket) -> None:
+            sent.append(len(packet.messages))
+
+    async def main() -> None:
+        stream = bridge._Stream(None)
+        writer = asyncio.create_task(bridge._Servicer._write(stream, Context()))
+        stream.compose()
+        asyncio.get_running_loop().call_soon(stream.compose)
+        await asyncio.sleep(0.01)
+        stream.compose()
+        stream.close()
+        await writer
+
+    asyncio.run(main())
+    assert sent == [2, 1]
