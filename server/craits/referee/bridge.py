@@ -21,8 +21,9 @@ answer is usually back within a millisecond, so for ``POLL_S`` after each messag
 ``run``'s ``PollingClock`` tells trio there is no time to sleep: trio then takes a (cheap) pass on
 every pass of the asyncio loop, and a reply arriving in that window wakes its game with no
 hand-off. That is up to ``POLL_S`` of CPU per message while bots answer; a referee whose bots are
-silent sleeps. Measured: +25% decisions/s at one table, +7% at eight, a lower median latency,
-and no change in tournaments of SDK bots (``docs/benchmarks.md``).
+silent sleeps. Measured (``docs/benchmarks.md``): 0.71-0.74 -> 0.83-0.86 of the raw ping-pong at
+eight tables and 0.41-0.47 -> 0.52-0.64 at one, a lower median latency, and no change in
+tournaments of SDK bots.
 
 DESIGN.md measured the alternatives (trio as guest ~750 us/round trip and grpc.aio in a helper
 thread ~640 us with one stream; both ~3.3k round trips/s with 8). The first version of this
