@@ -4,8 +4,8 @@ grpcio has no trio integration and grpc.aio needs an asyncio event loop, so ``ru
 this thread and runs the trio program as its guest (``trio.lowlevel.start_guest_run``). Every
 command that opens a referee starts with ``bridge.run`` where it would call ``trio.run``; code
 that never serves gRPC may keep ``trio.run``. Trio's own I/O waits happen in a worker thread only
-while trio is idle. Because both loops share the thread, the bridge crosses between them with
-plain calls, never a thread hand-off:
+while trio is idle and no bot's answer is due (below). Because both loops share the thread, the
+bridge crosses between them with plain calls, never a thread hand-off:
 
 - wire -> games: a stream's reader calls the hub (``on_open``/``on_packet``/``on_close``)
   directly; a reply reaches its waiting game through trio's own rescheduling;
@@ -35,9 +35,9 @@ Ctrl-C is delivered as ``KeyboardInterrupt`` at the next trio checkpoint of the 
 machinery. While ``run`` runs, the cyclic garbage collector is tuned for a server that allocates
 many small, short-lived, acyclic objects per decision (messages, moves, records): the objects
 alive at the start are frozen out of collections, and a collection starts after 10,000 net
-allocations instead of 700 (+5-11% decisions/s and a lower p99 in the referee benchmark, against
-700; 50,000 was as fast but stopped every table for 14-25 ms per collection); the previous
-settings come back when ``run`` returns.
+allocations instead of 700 (a threshold of 50,000 gave +5-11% decisions/s and a lower p99 against
+700 in the referee benchmark; 10,000 measured as fast as 50,000, and a collection stops every
+table for at most ~10 ms instead of 30); the previous settings come back when ``run`` returns.
 
 This is the only module that imports ``grpc``'s server API. Health and reflection are on.
 """
