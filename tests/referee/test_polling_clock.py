@@ -78,21 +78,34 @@ def test_composing_a_message_for_a_bot_starts_a_poll() -> None:
 
 
 def test_bridge_run_polls_with_it_and_deadlines_still_hold() -> None:
-    """Under a poll that never lapses, a 50 ms timeout still fires on time, not early."""
+    """While a task keeps the poll going (as bots being sent messages do), trio's sleeps still
+    end on time: the task's 0.5 ms naps, and a 50 ms timeout that fires neither early nor late."""
 
-    async def main() -> tuple[bool, float]:
+    async def main() -> tuple[bool, float, int]:
         clock = trio.lowlevel.current_clock()
         assert isinstance(clock, PollingClock)
-        started = time.perf_counter()
-        with trio.move_on_after(0.05) as scope:
+        naps = 0
+
+        async def keep_polling() -> None:
+            nonlocal naps
             while True:
                 clock.poll_soon()
-                await trio.sleep(0)
-        return scope.cancelled_caught, time.perf_counter() - started
+                await trio.sleep(0.0005)
+                naps += 1
 
-    fired, elapsed = bridge.run(main)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(keep_polling)
+            started = time.perf_counter()
+            with trio.move_on_after(0.05) as scope:
+                await trio.sleep_forever()
+            elapsed = time.perf_counter() - started
+            nursery.cancel_scope.cancel()
+        return scope.cancelled_caught, elapsed, naps
+
+    fired, elapsed, naps = bridge.run(main)
     assert fired
     assert 0.05 <= elapsed < 2.0
+    assert naps >= 10
 
 
 def test_a_referee_whose_bots_are_silent_stops_polling() -> None:
