@@ -8,12 +8,19 @@ One process, one ``Connect`` stream per token (one per seat-holding bot), plain 
 legal); everything else is read and ignored. It does no more per message than the ping-pong
 client does, so what the benchmark measures beyond the ping-pong is the referee's own cost. It
 exits when the referee ends its streams.
+
+With ``LEAN_BOT_STATS=PATH`` set (``referee_tail.py`` sets it), it also times its own work on
+each packet, from the read's return to the write's call, and writes the times (seconds, a JSON
+list) to PATH when it exits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import sys
+import time
 
 import grpc
 
@@ -22,8 +29,9 @@ from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 
 
-async def _play(stub: pb_grpc.RefereeStub, token: str) -> None:
-    """Say hello, then answer every decision request in a packet with one packet."""
+async def _play(stub: pb_grpc.RefereeStub, token: str, work: list[float] | None) -> None:
+    """Say hello, then answer every decision request in a packet with one packet (and time
+    that work into ``work``, if given)."""
     call = stub.Connect()
     hello = pb.BotMessage(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, token=token))
     await call.write(pb.BotPacket(messages=[hello]))
@@ -31,6 +39,7 @@ async def _play(stub: pb_grpc.RefereeStub, token: str) -> None:
         packet = await call.read()
         if not isinstance(packet, pb.RefereePacket):
             return
+        started = time.perf_counter()
         reply = pb.BotPacket()
         for message in packet.messages:
             if message.HasField("decision"):
@@ -42,14 +51,22 @@ async def _play(stub: pb_grpc.RefereeStub, token: str) -> None:
             elif message.HasField("error"):
                 return
         if reply.messages:
+            if work is not None:
+                work.append(time.perf_counter() - started)
             await call.write(reply)
 
 
 async def main(address: str, tokens: list[str]) -> None:
     """Play every token's stream until the referee ends them."""
+    stats = os.environ.get("LEAN_BOT_STATS")
+    work: list[float] | None = [] if stats else None
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.RefereeStub(channel)
-        await asyncio.gather(*(_play(stub, token) for token in tokens), return_exceptions=True)
+        await asyncio.gather(*(_play(stub, token, work) for token in tokens),
+                             return_exceptions=True)
+    if stats and work is not None:
+        with open(stats, "w") as f:
+            json.dump(work, f)
 
 
 if __name__ == "__main__":

@@ -56,3 +56,19 @@ def test_referee_instructions_program_and_parsing() -> None:
     assert ri.parse("DECISIONS 12\n", "==7== Collected : 345\n") == (345, 12)
     with pytest.raises(RuntimeError, match="unexpected valgrind output"):
         ri.parse("DECISIONS 12\n", "valgrind: command not understood")
+
+
+def test_referee_tail_times_every_part_and_the_bot() -> None:
+    result = json.loads(_run("referee_tail.py", "--tables", "2", "--seconds", "0.5", "--json"))
+    assert result["tables"] == 2 and result["decisions"] > 50
+    assert result["decisions_per_s"] > 0
+    parts = ["total", "before_write", "write_to_arrival", "before_resume"]
+    for name in parts:
+        p = result[name]
+        assert 0 <= p["p50_us"] <= p["p90_us"] <= p["p99_us"]
+    total = result["total"]
+    assert 0 < total["median_decisions_mean_us"] <= total["slowest_1pct_mean_us"]
+    # the three parts add up to the total, decision by decision, so their means do too
+    slowest = sum(result[name]["slowest_1pct_mean_us"] for name in parts[1:])
+    assert abs(slowest - result["total"]["slowest_1pct_mean_us"]) <= 3
+    assert 0 < result["bot_work"]["p50_us"] <= result["bot_work"]["p99_us"]
