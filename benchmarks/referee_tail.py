@@ -66,10 +66,8 @@ class _Stamps:
 def _instrumented(stamps: _Stamps) -> Iterator[None]:
     """Wrap the four referee internals that mark a decision's points; restore them after."""
     servicer, hub, seat = bridge._Servicer, hub_module.BotHub, hub_module.RemoteSeat
-    write, on_packet, request, judge = (
-        servicer.__dict__["_write"], hub.on_packet, seat._request, seat._judge
-    )
-    timed_write_of: Callable[..., Any] = servicer._write
+    write: Callable[..., Any] = servicer._write
+    on_packet, request, judge = hub.on_packet, seat._request, seat._judge
 
     class _TimedContext:
         def __init__(self, context: Any) -> None:
@@ -82,7 +80,7 @@ def _instrumented(stamps: _Stamps) -> Iterator[None]:
             await self.context.write(packet)
 
     async def timed_write(stream: Any, context: Any) -> None:
-        await timed_write_of(stream, _TimedContext(context))
+        await write(stream, _TimedContext(context))
 
     def timed_on_packet(self: Any, session: Any, packet: pb.BotPacket) -> None:
         for m in packet.messages:
@@ -105,7 +103,7 @@ def _instrumented(stamps: _Stamps) -> Iterator[None]:
     try:
         yield
     finally:
-        servicer._write = write  # type: ignore[method-assign]
+        servicer._write = staticmethod(write)  # type: ignore[method-assign]
         hub.on_packet = on_packet  # type: ignore[method-assign]
         seat._request = request  # type: ignore[method-assign]
         seat._judge = judge  # type: ignore[method-assign]

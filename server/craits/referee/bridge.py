@@ -130,7 +130,8 @@ class _Stream:
 
     def compose(self) -> pb.RefereeMessage:
         """A new message at the end of the next packet, for the caller to fill in place; the
-        writer sends the packet once the current pass ends."""
+        writer sends the packet once the current trio pass and one more loop pass have ended
+        (``_Servicer._write``)."""
         self.ready.set()
         if self.clock is not None:
             self.clock.poll_soon()
