@@ -307,7 +307,8 @@ class RemoteSeat(Seat):
                 add_update_events(update, [e.seen_by(seat) for e in events[start:]], start)
 
     async def finish(self, table: Table, seat: int, result: SeatResult) -> None:
-        """Send the result (with the last events) and forget the game."""
+        """Send the result and forget the game (the last events went out just before, in the
+        update that ``play_game`` sends when the last hand ends)."""
         self._entry.seats.pop(table.game_id, None)
         self._send(pb.RefereeMessage(game_end=pb.GameEnd(
             game_id=table.game_id, totals=result.totals, places=result.places,
@@ -349,14 +350,20 @@ class RemoteSeat(Seat):
         return None
 
     def _reject(self, decision: Decision, reply: pb.MoveReply, reason: str, counted: bool) -> None:
-        """Tell the bot why its reply was refused; counted refusals may end in a strike."""
+        """Tell the bot why its reply was refused; counted refusals may end in a strike.
+
+        ``retries_left`` is about the decision the rejection names: 0 when that is not the open
+        one (a late reply, an id never asked), so a bot that resends while it is positive never
+        resends to a closed decision.
+        """
         try:
             if counted:
                 decision.reject(reason)
         finally:
+            named_open = reply.decision_id == decision.decision_id
             self._send(pb.RefereeMessage(rejected=pb.MoveRejected(
                 game_id=reply.game_id, decision_id=reply.decision_id, reason=reason,
-                retries_left=decision.retries_left,
+                retries_left=decision.retries_left if named_open else 0,
             )))
 
     def _request(self, decision: Decision, msg: pb.RefereeMessage) -> None:
