@@ -895,8 +895,10 @@ class MoveRejected(_message.Message):
     reason: _builtins.str
     """What was wrong, e.g. "illegal move 'play 7H': 7H is not in your hand (rule: a turn)"."""
     retries_left: _builtins.int
-    """How many more replies the referee will consider for this decision; 0 means the decision
-    was closed (a strike, and the default move was played for the seat).
+    """How many more replies the referee will consider for the decision named here. 0 means that
+    decision is not open: it was just closed (a strike, and the default move was played for the
+    seat), or it was closed before (a late reply), or it was never asked. Resend only while
+    this is above 0.
     """
     def __init__(
         self,
@@ -976,7 +978,10 @@ class GameEnd(_message.Message):
 
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
-        """The last history this seat had not yet been sent."""
+        """History this seat had not yet been sent. This referee sends the last hand's events, the
+        `final` ones included, in a GameUpdate just before GameEnd, so this is empty from it;
+        a bot should still record any events it finds here.
+        """
 
     def __init__(
         self,
