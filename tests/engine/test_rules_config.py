@@ -73,6 +73,21 @@ def test_turn_cap_minimum() -> None:
     assert Rules(max_turns_per_hand=10).max_turns_per_hand == 10
 
 
+@pytest.mark.parametrize(("key", "low", "high"), [
+    ("going_out_points", -10_000, 10_000),
+    ("three_points", -10_000, 10_000),
+    ("max_turns_per_hand", 10, 1_000_000),
+])
+def test_whole_number_fields_have_bounds_the_wire_can_carry(key: str, low: int, high: int) -> None:
+    """Values the 32-bit wire fields could not carry are refused when the rules are made, with
+    the key and the range in the message, not later inside a game."""
+    assert Rules.from_dict({key: low}).to_dict()[key] == low
+    assert Rules.from_dict({key: high}).to_dict()[key] == high
+    for bad in (low - 1, high + 1, 5_000_000_000):
+        with pytest.raises(RulesError, match=f"'{key}' must be {low} to {high}, got {bad}"):
+            Rules.from_dict({key: bad})
+
+
 def test_rules_are_immutable() -> None:
     r = Rules()
     with pytest.raises(AttributeError):
@@ -111,7 +126,7 @@ def test_text_settings() -> None:
     ("setting", "needle"),
     [("face_cards", "field=value"), ("face_cards=maybe", "true or false"),
      ("going_out_points=ten", "whole number"), ("colour=red", "unknown rules field"),
-     ("max_turns_per_hand=3", "at least 10"), ("preset=gamerules", "preset")],
+     ("max_turns_per_hand=3", "must be 10 to 1000000"), ("preset=gamerules", "preset")],
 )
 def test_bad_text_settings(setting: str, needle: str) -> None:
     with pytest.raises(RulesError, match=needle):

@@ -63,8 +63,10 @@ class Rules:
                 raise RulesError(
                     f"rules field {f.name!r} must be {expected.__name__}, got {value!r}"
                 )
-        if self.max_turns_per_hand < 10:
-            raise RulesError("rules field 'max_turns_per_hand' must be at least 10")
+        for name, (low, high) in _INT_RANGES.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise RulesError(f"rules field {name!r} must be {low} to {high}, got {value}")
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like any other rules value)."""
@@ -116,6 +118,16 @@ class Rules:
 
 DEAL_SIZES: Final = (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
 """Cards dealt to each player in each of the 15 hands."""
+
+_INT_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "going_out_points": (-10_000, 10_000),
+    "three_points": (-10_000, 10_000),
+    "max_turns_per_hand": (10, 1_000_000),
+}
+"""Bounds of the whole-number fields. A cap below 10 would end hands before they start; the
+upper bounds keep every score a game can reach (15 hands of at most eight threes each) far
+inside the 32-bit integers of the wire and the results database, where an unchecked value used
+to pass validation and then fail inside the referee, blamed on the bots."""
 
 _FIELD_TYPES: Final[dict[str, type]] = {
     f.name: {"bool": bool, "int": int, "str": str}[str(f.type)] for f in fields(Rules)
