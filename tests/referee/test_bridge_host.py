@@ -167,3 +167,61 @@ def test_a_message_composed_on_the_loops_next_pass_joins_the_packet_being_sent()
 
     asyncio.run(main())
     assert sent == [2, 1]
+
+
+def _raw_connect(address: str) -> tuple[grpc.aio.Channel, Any]:
+    """A Connect stream whose requests are raw bytes (so a test can send what is not protobuf)."""
+    channel = grpc.aio.insecure_channel(address)
+    method = channel.stream_stream(
+        f"/{bridge.SERVICE_NAME}/Connect",
+        request_serializer=lambda raw: raw, response_deserializer=pb.RefereePacket.FromString,
+    )
+    return channel, method()
+
+
+def test_a_malformed_packet_gets_an_error_in_band_and_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> pb.RefereePacket:
+        async with open_referee() as ref:
+            channel, call = _raw_connect(ref.address)
+
+            async def exchange() -> pb.RefereePacket:
+                await call.write(b"\xff\xff\xff\xff")
+                return await call.read()
+
+            answer = await bridge.wait_host(exchange())
+            await bridge.wait_host(channel.close())
+            return answer  # type: ignore[no-any-return]
+
+    answer = bridge.run(main)
+    assert answer.messages[0].error.code == pb.ERROR_CODE_PROTOCOL
+    assert answer.messages[0].error.message.startswith("malformed packet")
+    assert "Traceback" not in caplog.text and "the referee failed" not in caplog.text
+
+
+def test_a_stream_left_with_too_many_unsent_messages_is_ended() -> None:
+    """The referee drops a bot that has left ``MAX_UNSENT`` messages unread (here composed in
+    one pass, the way refusals pile up while a bot floods and never reads)."""
+
+    async def main() -> tuple[bool, bool]:
+        async with open_referee() as ref:
+            entry = ref.hub.issue_token("deaf")
+            channel = grpc.aio.insecure_channel(ref.address)
+            call = pb_grpc.RefereeStub(channel).Connect()
+            await bridge.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(
+                hello=pb.Hello(protocol_version=1, token=entry.token))])))
+            assert await ref.hub.wait_connected(entry, 5)
+            session = entry.session
+            assert session is not None
+            for _ in range(bridge.MAX_UNSENT + 1):
+                session.compose().error.message = "x"
+            with trio.move_on_after(5):
+                while entry.session is not None:
+                    await trio.sleep(0.01)
+            gone = entry.session is None
+            await bridge.wait_host(channel.close())
+            return gone, call.cancelled() or call.done()
+
+    gone, ended = bridge.run(main)
+    assert gone and ended

@@ -57,6 +57,7 @@ from typing import Any, Final, TypeVar
 import grpc
 import outcome
 import trio
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import _async as health_async
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -74,6 +75,9 @@ _GC_THRESHOLDS: Final = (10_000, 10, 10)
 """Only the youngest generation is collected less often (700 -> 10,000): the older ones keep
 Python's defaults, so cyclic garbage that outlives a decision is still found at the usual pace."""
 LOG: Final = logging.getLogger("craits.referee")
+MAX_UNSENT: Final = 10_000
+"""Messages a stream may hold unsent (its bot not reading while they pile up) before the
+referee ends it: a bot that stops reading must not grow the referee's memory without bound."""
 
 T = TypeVar("T")
 
@@ -119,7 +123,7 @@ class PollingClock(trio.abc.Clock):
 class _Stream:
     """One bot stream: the hub's session, and the packet the writer sends next."""
 
-    __slots__ = ("clock", "closing", "packet", "ready", "session")
+    __slots__ = ("clock", "closing", "packet", "ready", "session", "task")
 
     def __init__(self, clock: PollingClock | None) -> None:
         self.packet = pb.RefereePacket()
@@ -127,6 +131,8 @@ class _Stream:
         self.closing = False
         self.session: Session | None = None
         self.clock = clock
+        self.task: asyncio.Task[Any] | None = None
+        """The RPC's handler task, cancelled to end a stream whose bot stopped reading."""
 
     def compose(self) -> pb.RefereeMessage:
         """A new message at the end of the next packet, for the caller to fill in place; the
@@ -135,7 +141,17 @@ class _Stream:
         self.ready.set()
         if self.clock is not None:
             self.clock.poll_soon()
-        return self.packet.messages.add()
+        messages = self.packet.messages
+        if len(messages) >= MAX_UNSENT and self.task is not None:
+            self._abandon()
+        return messages.add()
+
+    def _abandon(self) -> None:
+        """End the RPC at once: its bot has left ``MAX_UNSENT`` messages unread."""
+        LOG.warning("ending a bot's stream: %d messages are waiting for it to read", MAX_UNSENT)
+        task, self.task = self.task, None
+        if task is not None:
+            task.cancel()
 
     def close(self) -> None:
         """End the stream after what is already queued."""
@@ -153,6 +169,7 @@ class _Servicer(pb_grpc.RefereeServicer):
     ) -> None:
         """Relay packets both ways until either side ends the stream."""
         stream = _Stream(self._clock)
+        stream.task = asyncio.current_task()
         hub = self._hub
         stream.session = hub.on_open(stream.compose, stream.close)
         reader = asyncio.create_task(self._read(request_iterator, stream))
@@ -173,6 +190,10 @@ class _Servicer(pb_grpc.RefereeServicer):
                 hub.on_packet(stream.session, packet)
         except (grpc.RpcError, asyncio.CancelledError):
             pass
+        except DecodeError as exc:  # the bot's fault: say so in band, no traceback
+            LOG.info("a bot sent a malformed packet: %s", exc)
+            if stream.session is not None:
+                hub.on_malformed(stream.session, str(exc))
         except Exception:  # a referee bug must end this stream only, never the others
             LOG.exception("the referee failed on a packet; ending this bot's stream")
         finally:

@@ -46,6 +46,15 @@ Closer = Callable[[], None]
 
 _DISCONNECTED: Final = None
 _INBOX_SIZE: Final = 64
+_MAX_WAITING_HELLO: Final = 64
+"""Streams that have not said Hello yet; a new one beyond this ends the oldest, so streams that
+never say Hello cannot use up the server's streams and lock real bots out."""
+_REFUSALS_PER_S: Final = 1_000
+"""Refused replies a stream may cause per second before it is closed (``ERROR_CODE_ABUSE``):
+far beyond any bot's honest mistakes, and it bounds what one flooding bot takes from the other
+tables (every refusal is work on the referee's one thread)."""
+_ECHO_MAX: Final = 200
+"""Characters of a bot's own input (a game id, a move's text) repeated in a refusal."""
 
 
 @dataclass(eq=False, slots=True)
@@ -56,6 +65,12 @@ class Session:
     compose: Composer
     close: Closer
     bot: BotEntry | None = None
+    ended: bool = False
+    """Set once the hub has ended the stream: what it still receives is ignored."""
+    refusal_window: float = 0.0
+    """Start of the current second of refusals (``time.monotonic``)."""
+    refusals: int = 0
+    """Refusals in that second."""
 
     def send(self, msg: pb.RefereeMessage) -> None:
         """Queue a copy of a message built elsewhere (for the few that are not per decision)."""
@@ -83,6 +98,8 @@ class BotHub:
     def __init__(self) -> None:
         self._by_token: dict[str, BotEntry] = {}
         self._sessions: dict[str, Session] = {}
+        self._waiting_hello: dict[str, Session] = {}
+        """Open sessions that have not said Hello, oldest first."""
         self._ids = itertools.count(1)
         self._handlers: dict[str, Callable[[Session, pb.BotMessage], None]] = {
             "hello": self._on_hello,
@@ -126,11 +143,19 @@ class BotHub:
         """A stream opened; it must say Hello first."""
         session = Session(f"s{next(self._ids)}", compose, close)
         self._sessions[session.session_id] = session
+        if len(self._waiting_hello) >= _MAX_WAITING_HELLO:
+            oldest = next(iter(self._waiting_hello.values()))
+            self._fatal(oldest, pb.ERROR_CODE_ABUSE,
+                        f"more than {_MAX_WAITING_HELLO} streams are waiting to say Hello; "
+                        "send Hello as the first message")
+        self._waiting_hello[session.session_id] = session
         return session
 
     def on_packet(self, session: Session, packet: pb.BotPacket) -> None:
         """Handle every message of a packet in order, by its ``oneof`` case."""
         for msg in packet.messages:
+            if session.ended:
+                return
             case = msg.WhichOneof("payload")
             handler = self._handlers.get(case or "")
             if handler is None:
@@ -138,9 +163,14 @@ class BotHub:
                 return
             handler(session, msg)
 
+    def on_malformed(self, session: Session, problem: str) -> None:
+        """A packet could not be parsed: say so in band, then end the stream."""
+        self._fatal(session, pb.ERROR_CODE_PROTOCOL, f"malformed packet: {problem[:_ECHO_MAX]}")
+
     def on_close(self, session: Session) -> None:
         """A stream ended (cleanly or not)."""
         self._sessions.pop(session.session_id, None)
+        self._waiting_hello.pop(session.session_id, None)
         entry = session.bot
         if entry is not None and entry.session is session:
             entry.session = None
@@ -167,9 +197,11 @@ class BotHub:
             return
         old = entry.session
         entry.session, session.bot = session, entry
+        self._waiting_hello.pop(session.session_id, None)
         if old is not None:
             old.bot = None
-            old.close()
+            self._fatal(old, pb.ERROR_CODE_REPLACED,
+                        "a newer stream said Hello with this bot's token and took over its games")
         session.send(pb.RefereeMessage(welcome=pb.Welcome(
             protocol_version=PROTOCOL_VERSION, bot_name=entry.name, session_id=session.session_id,
         )))
@@ -186,14 +218,37 @@ class BotHub:
         reply = msg.move
         seat = entry.seats.get(reply.game_id)
         if seat is None:
-            session.send(pb.RefereeMessage(rejected=pb.MoveRejected(
-                game_id=reply.game_id, decision_id=reply.decision_id,
-                reason=f"no live game {reply.game_id!r} for this bot",
-            )))
+            self.refuse(session, reply, f"no live game {_echo(reply.game_id)} for this bot")
             return
         seat.deliver(reply)
 
+    def refuse(self, session: Session, reply: pb.MoveReply, reason: str, retries_left: int = 0
+               ) -> None:
+        """Send a ``MoveRejected`` for ``reply``; a stream refused more than ``_REFUSALS_PER_S``
+        times in a second is ended instead (``ERROR_CODE_ABUSE``)."""
+        if session.ended:
+            return
+        now = time.monotonic()
+        if now - session.refusal_window >= 1.0:
+            session.refusal_window, session.refusals = now, 0
+        session.refusals += 1
+        if session.refusals > _REFUSALS_PER_S:
+            self._fatal(session, pb.ERROR_CODE_ABUSE,
+                        f"more than {_REFUSALS_PER_S} refused replies in one second")
+            return
+        if len(reason) > 2 * _ECHO_MAX:
+            reason = reason[: 2 * _ECHO_MAX] + "..."
+        session.send(pb.RefereeMessage(rejected=pb.MoveRejected(
+            game_id=reply.game_id[:_ECHO_MAX], decision_id=reply.decision_id,
+            reason=reason, retries_left=retries_left,
+        )))
+
     def _fatal(self, session: Session, code: pb.ErrorCode.ValueType, message: str) -> None:
+        """Send the stream an ``Error`` and end it; nothing it sends afterwards is handled."""
+        if session.ended:
+            return
+        session.ended = True
+        self._waiting_hello.pop(session.session_id, None)
         session.send(pb.RefereeMessage(error=pb.Error(code=code, message=message)))
         session.close()
 
@@ -202,6 +257,11 @@ class BotHub:
             seat.deliver(_DISCONNECTED)
         entry.connected.set()
         entry.connected = trio.Event()
+
+
+def _echo(text: str) -> str:
+    """A bot's own input, quoted and cut short, for a message back to it."""
+    return repr(text if len(text) <= _ECHO_MAX else text[:_ECHO_MAX] + "...")
 
 
 class Mailbox:
@@ -218,14 +278,18 @@ class Mailbox:
         self._replies: collections.deque[pb.MoveReply | None] = collections.deque()
         self._waiter: trio.lowlevel.Task | None = None
 
-    def put(self, reply: pb.MoveReply | None) -> None:
-        """Hand a reply (or the disconnect marker) to the waiting task, or keep it for later."""
+    def put(self, reply: pb.MoveReply | None) -> bool:
+        """Hand a reply (or the disconnect marker) to the waiting task, or keep it for later;
+        False if it was dropped (the inbox was full)."""
         waiter = self._waiter
         if waiter is not None:
             self._waiter = None
             trio.lowlevel.reschedule(waiter, outcome.Value(reply))
         elif len(self._replies) < _INBOX_SIZE:
             self._replies.append(reply)
+        else:
+            return False
+        return True
 
     async def get(self) -> pb.MoveReply | None:
         """The next reply, waiting for it if none is kept (cancellable)."""
@@ -256,17 +320,33 @@ class RemoteSeat(Seat):
         self._sent = 0
         self._pending: Decision | None = None
         self._asked_at = 0.0
+        self._asked_on: Session | None = None
+        """The stream that carried the open decision's request."""
 
     # ------------------------------------------------------------ hub side
     def deliver(self, reply: pb.MoveReply | None) -> None:
-        """Queue a reply (or the disconnect marker) for ``decide``; floods beyond the inbox drop."""
-        self._inbox.put(reply)
+        """Queue a reply (or the disconnect marker) for ``decide``.
+
+        A reply that cannot be for the open decision (none is open, or it names an older one)
+        is refused at once, uncounted, so late replies never fill the inbox ahead of a good one;
+        a reply beyond a full inbox is refused too, never dropped silently.
+        """
+        pending = self._pending
+        if reply is not None and (pending is None or reply.decision_id < pending.decision_id):
+            self._refuse(reply, f"decision {reply.decision_id} is not open; "
+                         + (f"the open decision is {pending.decision_id}" if pending
+                            else "no decision is open for this seat") + " (late reply ignored)")
+        elif not self._inbox.put(reply) and reply is not None:
+            self._refuse(reply, f"dropped: {_INBOX_SIZE} replies are already waiting to be judged")
 
     def resume(self) -> None:
-        """The bot reconnected: announce the game again; the next message resends all history."""
+        """The bot reconnected: announce the game again (the next request resends all history)
+        and wake an open decision, which ``decide`` then asks again on the new stream."""
         self._sent = 0
         if self._table is not None:
             self._send(pb.RefereeMessage(game_start=self._game_start()))
+        if self._pending is not None:
+            self._inbox.put(_DISCONNECTED)
 
     # ------------------------------------------------------------ seat interface
     async def start(self, table: Table, seat: int) -> None:
@@ -283,17 +363,20 @@ class RemoteSeat(Seat):
         self._pending = decision
         self._asked_at = time.perf_counter()
         self._request(decision, session.compose())
-        while True:
-            reply = await self._inbox.get()
-            if reply is _DISCONNECTED:
-                if self._entry.session is None:
-                    raise SeatGone()
-                continue
-            move = self._judge(decision, reply)
-            if move is not None:
-                decision.clock.last_latency_us = int((time.perf_counter() - self._asked_at) * 1e6)
-                self._pending = None
-                return move
+        self._asked_on = session
+        try:
+            while True:
+                reply = await self._inbox.get()
+                if reply is _DISCONNECTED:
+                    self._ask_again(decision)
+                    continue
+                move = self._judge(decision, reply)
+                if move is not None:
+                    elapsed = time.perf_counter() - self._asked_at
+                    decision.clock.last_latency_us = int(elapsed * 1e6)
+                    return move
+        finally:
+            self._pending = None  # answered, timed out, too many bad replies, or the bot gone
 
     async def update(self, table: Table, seat: int, game: Game) -> None:
         """Send the public events this seat has not seen."""
@@ -329,6 +412,16 @@ class RemoteSeat(Seat):
         return self._entry.dead_reason if self._entry.dead else None
 
     # ------------------------------------------------------------ helpers
+    def _ask_again(self, decision: Decision) -> None:
+        """The bot's stream changed while ``decision`` was open: gone (``SeatGone``), or a new
+        stream took over, which gets the request unless it already has it."""
+        session = self._entry.session
+        if session is None:
+            raise SeatGone()
+        if session is not self._asked_on:
+            self._request(decision, session.compose())
+            self._asked_on = session
+
     def _judge(self, decision: Decision, reply: pb.MoveReply) -> Move | None:
         """The reply's move if valid; otherwise reject it in band and return None."""
         if reply.decision_id != decision.decision_id:
@@ -361,10 +454,12 @@ class RemoteSeat(Seat):
                 decision.reject(reason)
         finally:
             named_open = reply.decision_id == decision.decision_id
-            self._send(pb.RefereeMessage(rejected=pb.MoveRejected(
-                game_id=reply.game_id, decision_id=reply.decision_id, reason=reason,
-                retries_left=decision.retries_left if named_open else 0,
-            )))
+            self._refuse(reply, reason, decision.retries_left if named_open else 0)
+
+    def _refuse(self, reply: pb.MoveReply, reason: str, retries_left: int = 0) -> None:
+        session = self._entry.session
+        if session is not None:
+            self._hub.refuse(session, reply, reason, retries_left)
 
     def _request(self, decision: Decision, msg: pb.RefereeMessage) -> None:
         """Fill ``msg`` with the decision request, in place (nested messages passed to

@@ -235,9 +235,17 @@ class _ErrorCodeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorCode.V
     ERROR_CODE_UNSUPPORTED_VERSION: _ErrorCode.ValueType  # 2
     """The Hello's protocol_version is not supported."""
     ERROR_CODE_PROTOCOL: _ErrorCode.ValueType  # 3
-    """The first message was not a Hello, or a second Hello arrived."""
+    """The first message was not a Hello, a second Hello arrived, or a packet was malformed."""
     ERROR_CODE_SHUTDOWN: _ErrorCode.ValueType  # 4
     """The referee is shutting down."""
+    ERROR_CODE_REPLACED: _ErrorCode.ValueType  # 5
+    """A newer stream said Hello with this stream's token and took over its seats; nothing more
+    is read from or sent on this one.
+    """
+    ERROR_CODE_ABUSE: _ErrorCode.ValueType  # 6
+    """The stream was closed for burdening the referee: far too many refused replies in a short
+    time, far too many messages left unread, or too many streams waiting to say Hello.
+    """
 
 class ErrorCode(_ErrorCode, metaclass=_ErrorCodeEnumTypeWrapper):
     """Why a stream or a request ended in error."""
@@ -249,9 +257,17 @@ ERROR_CODE_BAD_TOKEN: ErrorCode.ValueType  # 1
 ERROR_CODE_UNSUPPORTED_VERSION: ErrorCode.ValueType  # 2
 """The Hello's protocol_version is not supported."""
 ERROR_CODE_PROTOCOL: ErrorCode.ValueType  # 3
-"""The first message was not a Hello, or a second Hello arrived."""
+"""The first message was not a Hello, a second Hello arrived, or a packet was malformed."""
 ERROR_CODE_SHUTDOWN: ErrorCode.ValueType  # 4
 """The referee is shutting down."""
+ERROR_CODE_REPLACED: ErrorCode.ValueType  # 5
+"""A newer stream said Hello with this stream's token and took over its seats; nothing more
+is read from or sent on this one.
+"""
+ERROR_CODE_ABUSE: ErrorCode.ValueType  # 6
+"""The stream was closed for burdening the referee: far too many refused replies in a short
+time, far too many messages left unread, or too many streams waiting to say Hello.
+"""
 Global___ErrorCode: _TypeAlias = ErrorCode  # noqa: Y015
 
 @_typing.final
