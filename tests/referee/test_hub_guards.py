@@ -13,6 +13,7 @@ from craits.protocol import PROTOCOL_VERSION
 from craits.referee import hub as hub_module
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry, BotHub, Session
+from craits.referee.policy import FailurePolicy
 from craits.v1 import referee_pb2 as pb
 
 
@@ -198,3 +199,39 @@ def test_many_stale_replies_before_the_good_one_do_not_crowd_it_out() -> None:
     assert result.faults == []
     refused = [m.rejected for m in bot.streams[0] if m.HasField("rejected")]
     assert len(refused) == 70 and all(r.retries_left == 0 for r in refused)
+
+
+def _dropping_game(grace_ms: int) -> GameResult:
+    """Seat 0's bot drops its stream at its 3rd and 6th requests and dials again 0.2 s later."""
+    async def main() -> GameResult:
+        hub = BotHub()
+        entries = [hub.issue_token("dropper"), hub.issue_token("plain")]
+
+        async def back_later(bot: ScriptedBot) -> None:
+            await trio.sleep(0.2)
+            bot.reconnect()
+
+        def answer(req: pb.DecisionRequest, seen: int) -> list[pb.BotMessage] | None:
+            if seen in (3, 6):
+                assert dropper.session is not None
+                hub.on_close(dropper.session)
+                trio.lowlevel.spawn_system_task(back_later, dropper)
+                return None
+            return [_reply(req)]
+
+        dropper = ScriptedBot(hub, entries[0], answer)
+        ScriptedBot(hub, entries[1], lambda req, _: [_reply(req)])
+        spec = GameSpec("g", preset("standard"), 3, policy=FailurePolicy(grace_ms=grace_ms))
+        with trio.fail_after(20):
+            return await play_game(spec, [hub.seat_for(e) for e in entries])
+
+    return trio.run(main)
+
+
+def test_the_grace_period_is_a_total_for_the_game_not_per_disconnection() -> None:
+    """Two absences of 0.2 s: within a 1 s grace period; with 0.3 s, the second one outlasts
+    what is left (0.1 s) and the seat forfeits, so dropping and returning cannot stall a table
+    again and again."""
+    assert _dropping_game(1000).faults == []
+    faults = _dropping_game(300).faults
+    assert [(f.seat, f.kind, f.forfeit) for f in faults] == [(0, "disconnect", True)]

@@ -215,7 +215,7 @@ class _Referee:
                 return None
             except SeatGone:
                 clock.charge(tc, time.perf_counter() - started)
-                if await seat.wait_reconnect(self.spec.policy.grace_ms / 1000.0):
+                if await self._wait_back(seat, clock):
                     continue
                 crash = seat.crash_reason
                 kind, detail = ("crash", crash) if crash else ("disconnect", "did not come back")
@@ -224,6 +224,17 @@ class _Referee:
             except Exception as exc:  # a bot's own bug must not stop the game
                 self._fault(decision, "error", f"{type(exc).__name__}: {exc}")
                 return None
+
+    async def _wait_back(self, seat: Seat, clock: SeatClock) -> bool:
+        """Wait for a gone seat's bot to reconnect, within what is left of its grace period."""
+        left_s = self.spec.policy.grace_ms / 1000.0 - clock.away_s
+        if left_s <= 0:
+            return False
+        started = time.perf_counter()
+        try:
+            return await seat.wait_reconnect(left_s)
+        finally:
+            clock.away_s += time.perf_counter() - started
 
     async def _decide(self, seat: Seat, decision: Decision, allowance_s: float) -> Move:
         """``seat.decide``, due ``allowance_s`` from now (the watchdog enforces it)."""

@@ -36,7 +36,9 @@ class FailurePolicy:
     max_strikes: int = 3
     """Strikes after which the seat forfeits the game."""
     grace_ms: int = 5000
-    """How long a disconnected bot may take to reconnect before it forfeits."""
+    """How long a seat may be away in one game, all its disconnections together, before it
+    forfeits. A total rather than a limit per disconnection: otherwise a bot could hold a table
+    for most of ``grace_ms`` at every decision by dropping and coming back, without penalty."""
 
     def __post_init__(self) -> None:
         if self.max_retries < 0 or self.max_strikes < 1 or self.grace_ms < 0:
@@ -79,6 +81,8 @@ class SeatClock:
     forfeited: bool = False
     last_latency_us: int = 0
     faults: list[Fault] = field(default_factory=list)
+    away_s: float = 0.0
+    """Time spent waiting for this seat's bot to reconnect, this game (``grace_ms`` bounds it)."""
 
     def allowance_s(self, tc: TimeControl) -> float:
         """Seconds this seat may take for its next decision."""
