@@ -14,7 +14,7 @@ from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import BotPoolError
 from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
-from craits.tournament.runner import run_tournament
+from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.sprt import SprtResult, match_verdict
 from craits.tournament.standings import Standings
 from craits.tournament.store import CSV_FIELDS, Store, StoreError, TournamentInfo
@@ -100,7 +100,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
     with _open(args.db) as store:
-        tid = store.create_tournament(config)
+        tid = store.create_tournament(config, workdir=Path.cwd())
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
                   f"(database {args.db})", file=sys.stderr)
@@ -111,10 +111,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
     with _open(args.db) as store:
         info = _stored(store, args)
+        _check_runnable(store, info)
         if not args.json:
             print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
                   "games already played", file=sys.stderr)
         return _play(store, args.id, args)
+
+
+def _check_runnable(store: Store, info: TournamentInfo) -> None:
+    """Refuse a tournament that cannot be played as stored before saying anything else."""
+    try:
+        bot_directory(info, store.config(info.id))
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
@@ -122,6 +131,8 @@ def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
     logs = args.db.parent / "logs" / tid
     try:
         bridge.run(run_tournament, store, tid, logs, display)
+    except RunError as exc:  # refused before anything changed
+        raise UsageError(str(exc)) from None
     except LaunchError as exc:  # the stored configuration names a bot that cannot start
         store.set_status(tid, "paused")
         raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None

@@ -36,10 +36,13 @@ class BotPool:
     def __init__(
         self, referee: Referee, nursery: trio.Nursery, log_dir: Path,
         say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+        workdir: Path | None = None,
     ) -> None:
+        """``workdir``: where launched bots run (None: the current directory)."""
         self._referee = referee
         self._nursery = nursery
         self._log_dir = log_dir
+        self._workdir = workdir
         self._say = say
         self._entries: dict[str, BotEntry] = {}
         self._specs: dict[str, BotSpec] = {}
@@ -79,7 +82,8 @@ class BotPool:
     async def _launch(self, spec: BotSpec) -> BotEntry:
         command = spec.command if spec.kind == "command" else (spec.bundled or spec.name)
         process = await launch(
-            self._referee.hub, self._referee.address, command, spec.name, self._log_dir
+            self._referee.hub, self._referee.address, command, spec.name, self._log_dir,
+            cwd=self._workdir,
         )
         self._processes[spec.name] = process
         self._entries[spec.name] = process.entry

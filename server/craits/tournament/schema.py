@@ -7,7 +7,9 @@ mid-upgrade leaves the previous version intact. Never edit a released migration:
 Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
 
 - ``tournaments``: id, name, the validated config (``TournamentConfig.to_dict``), seed, created,
-  status (created, running, paused, finished).
+  status (created, running, paused, finished), and (from version 2) ``workdir``: the directory
+  the tournament was started from, where its bot commands run on every resume (NULL for
+  tournaments stored before version 2: they run in the current directory).
 - ``jobs``: the schedule, one row per game, with the self-contained ``Job`` JSON in ``spec`` and
   a status: pending, running (claimed by a runner), done (its game is recorded), skipped (a
   match stopped early by its SPRT).
@@ -70,6 +72,11 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             data TEXT NOT NULL,
             PRIMARY KEY (game_id, idx)
         ) WITHOUT ROWID""",
+    ),
+    (
+        # Bot commands may hold relative paths: a resume from elsewhere must run them where the
+        # tournament was started.
+        "ALTER TABLE tournaments ADD COLUMN workdir TEXT",
     ),
 )
 """Migration i (0-based) takes the database from version i to version i + 1."""

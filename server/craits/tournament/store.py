@@ -70,6 +70,9 @@ class TournamentInfo:
     status: str
     jobs: dict[str, int]
     """How many jobs are in each status (every status present, possibly 0)."""
+    workdir: Path | None = None
+    """The directory the tournament was started from: its bot commands run there (None for a
+    tournament stored before the store kept it)."""
 
     @property
     def total(self) -> int:
@@ -143,17 +146,26 @@ class Store:
                 db.execute(f"PRAGMA user_version={number + 1}")
 
     # ------------------------------------------------------------------ tournaments
-    def create_tournament(self, config: TournamentConfig, tournament_id: str | None = None) -> str:
-        """Store a tournament and its whole schedule (one transaction); returns its id."""
+    def create_tournament(
+        self, config: TournamentConfig, tournament_id: str | None = None,
+        workdir: Path | None = None,
+    ) -> str:
+        """Store a tournament and its whole schedule (one transaction); returns its id.
+
+        ``workdir`` is where its bot commands are to run, on this run and every resume (a
+        command may name files relative to it); None leaves them in whatever directory the
+        runner is in.
+        """
         tid = tournament_id or uuid.uuid4().hex[:10]
         jobs = build_schedule(config, tid)
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM tournaments WHERE id=?", (tid,)).fetchone():
                 raise StoreError(f"tournament {tid!r} already exists")
             db.execute(
-                "INSERT INTO tournaments (id, name, config, seed, created, status)"
-                " VALUES (?, ?, ?, ?, ?, 'created')",
-                (tid, config.name, _json(config.to_dict()), config.seed, _now()),
+                "INSERT INTO tournaments (id, name, config, seed, created, status, workdir)"
+                " VALUES (?, ?, ?, ?, ?, 'created', ?)",
+                (tid, config.name, _json(config.to_dict()), config.seed, _now(),
+                 None if workdir is None else str(workdir)),
             )
             db.executemany(
                 "INSERT INTO jobs (tournament_id, game_index, meeting_index, deal_set, rotation,"
@@ -180,8 +192,9 @@ class Store:
                 (tournament_id,),
             ):
                 counts[r["status"]] = r["n"]
+        workdir = row["workdir"]
         return TournamentInfo(row["id"], row["name"], row["seed"], row["created"], row["status"],
-                              counts)
+                              counts, None if workdir is None else Path(workdir))
 
     def config(self, tournament_id: str) -> TournamentConfig:
         """The configuration the tournament was created with."""

@@ -1,0 +1,80 @@
+"""``craits tournament resume``: a stopped tournament goes on as it started, or says why not.
+
+Real processes throughout: ``craits`` runs as a user would start it, Ctrl-C is a real SIGINT, and
+the bots are real processes started by the referee.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import Result, Runner
+
+MY_BOT = "from craits_bots.greedy import GreedyBot as MyBot\n"
+"""A bot module beside the configuration: importable only from the directory it is in."""
+
+CUP = """
+name = "relative"
+seed = 9
+table_size = 2
+deal_sets = 6
+concurrency = 1
+[rules]
+short_game = true
+[[bots]]
+name = "mine"
+command = "python3 -m craits_sdk run mybot:MyBot"
+[[bots]]
+name = "lowcard"
+"""
+GAMES = 12  # one meeting x 2 rotations x 6 deal sets
+
+Interrupt = Callable[..., Result]
+
+
+def start_and_interrupt(tmp_path: Path, interrupted: Interrupt) -> tuple[Path, Path, str]:
+    """Start the cup from ``tmp_path/a``, stop it with Ctrl-C after two games: (a, db, id)."""
+    home = tmp_path / "a"
+    home.mkdir()
+    (home / "mybot.py").write_text(MY_BOT)
+    (home / "cup.toml").write_text(CUP)
+    db = tmp_path / "results.sqlite"
+    stopped = interrupted("tournament", "run", "cup.toml", "--db", str(db), "--quiet",
+                          db=db, games=2, cwd=home)
+    assert stopped.status == 130, stopped.err
+    with sqlite3.connect(db) as con:
+        [(tid,)] = con.execute("SELECT id FROM tournaments").fetchall()
+    return home, db, str(tid)
+
+
+def faults(db: Path) -> list[tuple[str, str]]:
+    """Every strike, forfeit or fault any recorded game logged."""
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT kind, data FROM events WHERE kind IN"
+                           " ('strike', 'forfeit', 'fault')").fetchall()
+
+
+def test_resume_from_another_directory_runs_bots_where_the_tournament_started(
+    tmp_path: Path, cli_process: Runner, interrupted: Interrupt
+) -> None:
+    _, db, tid = start_and_interrupt(tmp_path, interrupted)
+    elsewhere = tmp_path / "b"
+    elsewhere.mkdir()
+    resumed = cli_process("tournament", "resume", tid, "--db", str(db), "--json", cwd=elsewhere)
+    assert resumed.status == 0, resumed.err
+    assert resumed.json()["games"] == GAMES
+    assert faults(db) == []
+
+
+def test_resume_refuses_when_the_starting_directory_is_gone(
+    tmp_path: Path, cli_process: Runner, interrupted: Interrupt
+) -> None:
+    home, db, tid = start_and_interrupt(tmp_path, interrupted)
+    shutil.rmtree(home)
+    refused = cli_process("tournament", "resume", tid, "--db", str(db), cwd=tmp_path)
+    refused.assert_usage_error(f"was started in {home}, which no longer exists")
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT status FROM tournaments").fetchone() == ("paused",)
