@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,3 +106,42 @@ def interrupted() -> Callable[..., Result]:
         return Result(proc.returncode, out, err)
 
     return run
+
+
+NOBODY = 65534
+
+
+def not_mine(*paths: Path) -> None:
+    """Make ``paths`` (files, then the directories they are in) readable but not writable by
+    the ``unprivileged`` runner: owned by nobody when we are root, read-only anyway."""
+    for path in paths:
+        if os.geteuid() == 0:
+            os.chown(path, NOBODY, NOBODY)
+        path.chmod(0o555 if path.is_dir() else 0o444)
+
+
+@pytest.fixture
+def unprivileged(tmp_path: Path) -> Iterator[Runner]:
+    """Run ``python -m craits *argv`` as a process that file permissions apply to.
+
+    Root ignores them, so as root the process runs without the capabilities that override them
+    (``setpriv``); it is still root, so it can use this interpreter and tmp_path. Afterwards
+    tmp_path is made writable again for pytest's clean-up.
+    """
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: cannot drop the override of "
+                        "file permissions")
+        prefix = [setpriv, "--bounding-set", "-dac_override,-dac_read_search,-fowner"]
+
+    def run(*argv: str, cwd: Path | None = None) -> Result:
+        proc = subprocess.run([*prefix, sys.executable, "-m", "craits", *argv], cwd=cwd,
+                              capture_output=True, text=True, timeout=120)
+        return Result(proc.returncode, proc.stdout, proc.stderr)
+
+    yield run
+    for path in tmp_path.rglob("*"):
+        if not path.is_symlink():
+            path.chmod(0o755 if path.is_dir() else 0o644)

@@ -1,5 +1,5 @@
-"""The store's file: migrations from older versions, and what each tournament keeps about where
-it was started."""
+"""The store's file: whose file it is, migrations from older versions, and what each tournament
+keeps about where it was started."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 from craits.tournament.config import config_from_dict
 from craits.tournament.runner import RunError, bot_directory
-from craits.tournament.schema import MIGRATIONS, SCHEMA_VERSION
-from craits.tournament.store import Store
+from craits.tournament.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from craits.tournament.store import Store, StoreError
 
 from .test_store import small_config
 
@@ -32,6 +32,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_tournaments(tmp_path: Path)
     version_1_store(path)
     with Store.open(path) as store:
         assert store.pragma("user_version") == SCHEMA_VERSION
+        assert store.pragma("application_id") == APPLICATION_ID
         assert store.tournament("old").workdir is None
         tid = store.create_tournament(small_config(), workdir=tmp_path)
         assert store.tournament(tid).workdir == tmp_path
@@ -50,3 +51,28 @@ def test_bot_commands_run_where_the_tournament_was_started(tmp_path: Path) -> No
             bot_directory(store.tournament(gone), commands)
         assert bot_directory(store.tournament(bundled), small_config()) is None
         assert bot_directory(store.tournament(unknown), commands) is None
+
+
+def test_an_empty_file_becomes_a_store(tmp_path: Path) -> None:
+    path = tmp_path / "touched.sqlite"
+    path.write_bytes(b"")
+    with Store.open(path) as store:
+        assert store.pragma("application_id") == APPLICATION_ID
+        assert store.tournaments() == []
+
+
+@pytest.mark.parametrize(("user_version", "application_id"), [(0, 0), (1, 0), (3, 42)])
+def test_another_programs_database_is_refused_and_left_as_it_was(
+    tmp_path: Path, user_version: int, application_id: int
+) -> None:
+    path = tmp_path / "app.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY)")
+        db.execute(f"PRAGMA user_version={user_version}")
+        db.execute(f"PRAGMA application_id={application_id}")
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a craits results database"):
+        Store.open(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,9 +19,9 @@ from craits.tournament.standings import Standings
 from craits.tournament.store import CSV_FIELDS, Store, StoreError, TournamentInfo
 
 from .common import UsageError, print_json
+from .database import DEFAULT_DB, add_db_option, database_path, open_results
 from .live import LiveDisplay
 
-DEFAULT_DB = Path("craits-results") / "tournaments.sqlite"
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 4
 
@@ -46,36 +45,23 @@ def register(subparsers: Any) -> None:
     _common(resume)
     resume.set_defaults(func=cmd_resume)
     lst = sub.add_parser("list", help="list stored tournaments")
-    _db_option(lst)
+    add_db_option(lst)
     lst.add_argument("--json", action="store_true", help="print one JSON object")
     lst.set_defaults(func=cmd_list)
     show = sub.add_parser("show", help="standings of a stored tournament")
     show.add_argument("id")
-    _db_option(show)
+    add_db_option(show)
     fmt = show.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="standings as one JSON object")
     fmt.add_argument("--csv", action="store_true", help="every game seat by seat, as CSV")
     show.set_defaults(func=cmd_show)
 
 
-def _db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=Path(os.environ.get("CRAITS_DB", DEFAULT_DB)),
-                        help=f"results database (default $CRAITS_DB or {DEFAULT_DB})")
-
-
 def _common(parser: argparse.ArgumentParser) -> None:
-    _db_option(parser)
+    add_db_option(parser)
     parser.add_argument("--json", action="store_true",
                         help="print the final standings as one JSON object (no live table)")
     parser.add_argument("--quiet", action="store_true", help="no live progress")
-
-
-def _open(db: Path) -> Store:
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-        return Store.open(db)
-    except (OSError, StoreError) as exc:
-        raise UsageError(f"cannot open results database {db}: {exc}") from None
 
 
 def _bundled() -> list[str]:
@@ -99,23 +85,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
-    with _open(args.db) as store:
+    db = database_path(args)
+    with open_results(db) as store:
         tid = store.create_tournament(config, workdir=Path.cwd())
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
-                  f"(database {args.db})", file=sys.stderr)
-        return _play(store, tid, args)
+                  f"(database {db})", file=sys.stderr)
+        return _play(store, tid, db, args)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
-    with _open(args.db) as store:
-        info = _stored(store, args)
+    db = database_path(args)
+    with open_results(db) as store:
+        info = _stored(store, args.id, db)
         _check_runnable(store, info)
         if not args.json:
             print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
                   "games already played", file=sys.stderr)
-        return _play(store, args.id, args)
+        return _play(store, args.id, db, args)
 
 
 def _check_runnable(store: Store, info: TournamentInfo) -> None:
@@ -126,9 +114,9 @@ def _check_runnable(store: Store, info: TournamentInfo) -> None:
         raise UsageError(str(exc)) from None
 
 
-def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
+def _play(store: Store, tid: str, db: Path, args: argparse.Namespace) -> int:
     display = LiveDisplay(quiet=args.quiet or args.json)
-    logs = args.db.parent / "logs" / tid
+    logs = db.parent / "logs" / tid
     try:
         bridge.run(run_tournament, store, tid, logs, display)
     except RunError as exc:  # refused before anything changed
@@ -148,17 +136,18 @@ def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def _stored(store: Store, args: argparse.Namespace) -> TournamentInfo:
-    """The tournament ``args.id`` names, or a usage error pointing at ``craits tournament list``."""
+def _stored(store: Store, tid: str, db: Path) -> TournamentInfo:
+    """The tournament ``tid`` names, or a usage error pointing at ``craits tournament list``."""
     try:
-        return store.tournament(args.id)
+        return store.tournament(tid)
     except StoreError as exc:
-        raise UsageError(f"{exc} in {args.db} (see `craits tournament list`)") from None
+        raise UsageError(f"{exc} in {db} (see `craits tournament list`)") from None
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per tournament."""
-    with _open(args.db) as store:
+    db = database_path(args)
+    with open_results(db) as store:
         infos = store.tournaments()
     if args.json:
         print_json({"tournaments": [
@@ -167,7 +156,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             for i in infos]})
         return 0
     if not infos:
-        print(f"no tournaments in {args.db}")
+        print(f"no tournaments in {db}")
     for i in infos:
         print(f"{i.id}  {i.status:<9} {i.jobs.get('done', 0):>5}/{i.total:<5} "
               f"{i.created}  {i.name}")
@@ -176,8 +165,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Standings (or every game as CSV) of one tournament."""
-    with _open(args.db) as store:
-        info = _stored(store, args)
+    db = database_path(args)
+    with open_results(db) as store:
+        info = _stored(store, args.id, db)
         if args.csv:
             writer = csv.DictWriter(sys.stdout, fieldnames=list(CSV_FIELDS))
             writer.writeheader()

@@ -42,8 +42,9 @@ from .config import TournamentConfig, config_from_dict
 from .records import FinishedGame, LogEntry
 from .results import GameResult
 from .schedule import Job, build_schedule
-from .schema import MIGRATIONS, SCHEMA_VERSION
 from .standings import Standings, compute_standings
+from .storefile import StoreError as StoreError
+from .storefile import open_connection
 
 TOURNAMENT_STATUSES: Final = ("created", "running", "paused", "finished")
 JOB_STATUSES: Final = ("pending", "running", "done", "skipped")
@@ -53,10 +54,6 @@ CSV_FIELDS: Final = (
     "place", "strikes", "forfeited", "started", "finished",
 )
 """Columns of ``export_rows``: one row per seat of every finished game."""
-
-
-class StoreError(Exception):
-    """The store cannot do what was asked (unknown tournament or job, newer schema, ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,19 +88,14 @@ class Store:
     # ------------------------------------------------------------------ lifecycle
     @staticmethod
     def open(path: str | Path, synchronous: str = "NORMAL") -> Store:
-        """Open (creating if needed) a store file; ``":memory:"`` for a throwaway one."""
+        """Open (creating if needed) a store file; ``":memory:"`` for a throwaway one.
+
+        A file that is not a store, or cannot be opened, is a ``StoreError`` saying why, and is
+        left as it was (``storefile``).
+        """
         if synchronous not in ("NORMAL", "FULL"):
             raise StoreError(f"synchronous must be NORMAL or FULL, got {synchronous!r}")
-        db = sqlite3.connect(
-            str(path), timeout=30.0, isolation_level=None, check_same_thread=False
-        )
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={synchronous}")
-        db.execute("PRAGMA foreign_keys=ON")
-        store = Store(db)
-        store._migrate()
-        return store
+        return Store(open_connection(path, synchronous))
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
@@ -133,17 +125,6 @@ class Store:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
-
-    def _migrate(self) -> None:
-        version = self.pragma("user_version")
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"the store has schema version {version}; this craits knows "
-                             f"{SCHEMA_VERSION}: upgrade craits")
-        for number in range(version, SCHEMA_VERSION):
-            with self._transaction() as db:
-                for statement in MIGRATIONS[number]:
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version={number + 1}")
 
     # ------------------------------------------------------------------ tournaments
     def create_tournament(

@@ -1,0 +1,130 @@
+"""Opening the store's SQLite file, and never another program's.
+
+``sqlite3.connect`` takes almost any path without complaint (a TOML file, a directory, another
+program's database) and fails later, at the first statement, with a message that names neither
+the file nor the fix; worse, ``PRAGMA journal_mode=WAL`` and the migrations would change another
+program's database. So every file is checked before anything is written to it, and each way it
+can be wrong becomes a ``StoreError`` with a plain reason.
+
+A craits store says so in ``PRAGMA application_id`` (from schema version 3); an older one is
+known by its version number and its tables. A file with tables but neither mark belongs to
+someone else and is refused; an empty one becomes a new store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Final
+
+from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, TABLES
+
+SQLITE_READONLY: Final = 8
+SQLITE_CANTOPEN: Final = 14
+"""Primary result codes (``sqlite3.Error.sqlite_errorcode & 0xFF``)."""
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked (unknown tournament or job, newer schema, ...)."""
+
+
+def open_connection(path: str | Path, synchronous: str) -> sqlite3.Connection:
+    """A connection to a checked and migrated store file (created, with its directory, if
+    missing); ``":memory:"`` for a throwaway one."""
+    if str(path) == ":memory:":
+        db = _connect(":memory:")
+    else:
+        path = Path(path)
+        _check_path(path)
+        db = _connect_file(path)
+    try:
+        _prepare(db, synchronous)
+    except BaseException as exc:
+        db.close()
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(_reason(Path(path), exc)) from None
+        raise
+    return db
+
+
+def _check_path(path: Path) -> None:
+    """Refuse what cannot be a database file, and make the directory a new one goes in."""
+    if path.is_dir():
+        raise StoreError("it is a directory")
+    if path.exists():
+        return
+    for parent in reversed(path.parents):
+        if parent.exists() and not parent.is_dir():
+            raise StoreError(f"{parent} is not a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the directory {path.parent}: {exc.strerror}") from None
+
+
+def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
+    db = sqlite3.connect(target, timeout=30.0, isolation_level=None, check_same_thread=False,
+                         uri=uri)
+    db.row_factory = sqlite3.Row
+    return db
+
+
+def _connect_file(path: Path) -> sqlite3.Connection:
+    """Connect by URI, so that no character of the path is taken for an option."""
+    try:
+        return _connect(f"{path.absolute().as_uri()}?mode=rwc", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(_reason(path, exc)) from None
+
+
+def _prepare(db: sqlite3.Connection, synchronous: str) -> None:
+    """Check whose file it is, then WAL, durability and the missing migrations."""
+    version = identify(db)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA synchronous={synchronous}")
+    db.execute("PRAGMA foreign_keys=ON")
+    _migrate(db, version)
+
+
+def identify(db: sqlite3.Connection) -> int:
+    """The store's schema version (0 for an empty file); ``StoreError`` if it is not a store."""
+    app = _pragma(db, "application_id")
+    version = _pragma(db, "user_version")
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if app == APPLICATION_ID or (app == 0 and version >= 1 and tables >= TABLES):
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the store has schema version {version}; this craits knows "
+                             f"{SCHEMA_VERSION}: upgrade craits")
+        return version
+    if app == 0 and version == 0 and not tables:
+        return 0
+    held = f"tables {', '.join(sorted(tables)[:5])}" if tables else f"application id {app}"
+    raise StoreError(f"it is not a craits results database (it holds {held}); "
+                     "craits leaves it alone")
+
+
+def _migrate(db: sqlite3.Connection, version: int) -> None:
+    """Apply the missing migrations, each in one transaction with its version bump."""
+    for number in range(version, SCHEMA_VERSION):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[number]:
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version={number + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+
+def _pragma(db: sqlite3.Connection, name: str) -> int:
+    value: int = db.execute(f"PRAGMA {name}").fetchone()[0]
+    return value
+
+
+def _reason(path: Path, exc: sqlite3.Error) -> str:
+    """SQLite's complaint in the user's terms where it is vague."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code == SQLITE_CANTOPEN and not path.exists():
+        return f"cannot create it in {path.parent} ({exc})"
+    return str(exc)
