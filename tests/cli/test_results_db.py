@@ -1,9 +1,13 @@
 """The results database (``--db``, ``$CRAITS_DB``): every file that cannot be used is a one-line
-error naming it and saying why, and no file that is not a craits store is ever changed."""
+error naming it and saying why; no file that is not a craits store is ever changed; only
+``tournament run`` creates a database, and the commands that look at one never change it."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,3 +105,55 @@ def test_run_in_a_directory_it_may_not_write_is_a_clear_error(
     unprivileged("tournament", "run", "--db", str(db)).assert_usage_error(
         f"cannot open results database {db}: cannot create it in {locked}")
     assert not db.exists()
+
+
+LOOKERS = [("tournament", "list"), ("tournament", "show", "ID"), ("tournament", "show", "ID",
+           "--csv"), ("replay", "ID", "0"), ("report", "ID", "--html", "OUT", "--quiet")]
+"""Commands that only look at a database (ID and OUT are filled in)."""
+NOT_RUN = [*LOOKERS, ("tournament", "resume", "ID")]
+
+
+@pytest.mark.parametrize("command", NOT_RUN)
+def test_only_run_creates_a_database(cli: Runner, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch,
+                                     command: tuple[str, ...]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CRAITS_DB", raising=False)
+    argv = [{"ID": "abc", "OUT": "out"}.get(word, word) for word in command]
+    typo = Path("typo/dir/t.sqlite")
+    cli(*argv, "--db", str(typo)).assert_usage_error(f"no results database at {typo}")
+    cli(*argv).assert_usage_error("no results database at craits-results/tournaments.sqlite")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A results database with one finished tournament of two games: (db, id)."""
+    home = tmp_path_factory.mktemp("played")
+    (home / "tiny.toml").write_text(TINY)
+    db = home / "results" / "t.sqlite"
+    done = subprocess.run([sys.executable, "-m", "craits", "tournament", "run", "tiny.toml",
+                           "--db", str(db), "--json"], cwd=home, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return db, json.loads(done.stdout)["tournament"]
+
+
+@pytest.mark.parametrize("command", LOOKERS)
+def test_looking_at_a_database_changes_nothing(cli: Runner, tmp_path: Path,
+                                               played: tuple[Path, str],
+                                               command: tuple[str, ...]) -> None:
+    db, tid = played
+    before = snapshot(db)
+    argv = [{"ID": tid, "OUT": str(tmp_path / "out")}.get(word, word) for word in command]
+    looked = cli(*argv, "--db", str(db))
+    assert looked.status == 0, looked.err
+    assert snapshot(db) == before
+
+
+def test_an_empty_file_is_no_database_to_look_at(cli: Runner, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    cli("tournament", "list", "--db", str(empty)).assert_usage_error(
+        f"cannot open results database {empty}: it is an empty file")
+    assert empty.read_bytes() == b""

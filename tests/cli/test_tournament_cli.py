@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from craits.tournament.store import Store
+
 CRAITS = [sys.executable, "-m", "craits"]
 
 SMALL = """
@@ -42,9 +44,12 @@ def test_missing_file_and_unknown_id_are_clear_errors(tmp_path: Path) -> None:
     db = str(tmp_path / "t.sqlite")
     missing = _run("tournament", "run", str(tmp_path / "nope.toml"), "--db", db)
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+    no_db = _run("tournament", "show", "deadbeef", "--db", db)
+    assert no_db.returncode == 2 and f"no results database at {db}" in no_db.stderr
+    Store.open(db).close()
     unknown = _run("tournament", "show", "deadbeef", "--db", db)
     assert unknown.returncode == 2 and "deadbeef" in unknown.stderr
-    assert "Traceback" not in missing.stderr + unknown.stderr
+    assert "Traceback" not in missing.stderr + no_db.stderr + unknown.stderr
 
 
 def test_run_then_list_show_and_csv(tmp_path: Path) -> None:

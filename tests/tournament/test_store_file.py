@@ -38,6 +38,26 @@ def test_a_version_1_store_is_migrated_and_keeps_its_tournaments(tmp_path: Path)
         assert store.tournament(tid).workdir == tmp_path
 
 
+def test_reading_an_old_store_neither_migrates_nor_writes_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    version_1_store(path)
+    before = path.read_bytes()
+    with Store.open(path, mode="read") as store:
+        assert [t.id for t in store.tournaments()] == ["old"]
+        assert store.tournament("old").workdir is None
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.set_status("old", "paused")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]
+
+
+@pytest.mark.parametrize("mode", ["read", "write"])
+def test_only_create_mode_makes_a_file(tmp_path: Path, mode: str) -> None:
+    with pytest.raises(StoreError, match="no such file"):
+        Store.open(tmp_path / "new" / "t.sqlite", mode=mode)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_bot_commands_run_where_the_tournament_was_started(tmp_path: Path) -> None:
     with Store.open(tmp_path / "t.sqlite") as store:
         commands = config_from_dict({"table_size": 2, "bots": [

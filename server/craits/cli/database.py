@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Final
 
-from craits.tournament.store import Store, StoreError
+from craits.tournament.store import OpenMode, Store, StoreError
 
 from .common import UsageError
 
@@ -34,9 +34,16 @@ def database_path(args: argparse.Namespace) -> Path:
     return Path(given)
 
 
-def open_results(db: Path) -> Store:
-    """The store at ``db``; a ``UsageError`` saying why when it cannot be used."""
+def open_results(db: Path, mode: OpenMode) -> Store:
+    """The store at ``db``, opened as the command needs; a ``UsageError`` saying why when it
+    cannot be used.
+
+    Only ``craits tournament run`` creates a database (``create``); every other command needs one
+    that exists, and those that only look at it (``read``) never change it.
+    """
+    if mode != "create" and not (db.exists() or db.is_symlink()):
+        raise UsageError(f"no results database at {db} (see --db, or $CRAITS_DB)")
     try:
-        return Store.open(db)
+        return Store.open(db, mode=mode)
     except StoreError as exc:
         raise UsageError(f"cannot open results database {db}: {exc}") from None

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from craits.report.steps import ReplayMismatch
-from craits.report.stored import ReportError, StoredGame, load_game, open_existing
+from craits.report.stored import ReportError, StoredGame, load_game
 from craits.report.terminal import Style, render
 
 from .common import UsageError, print_json
-from .database import add_db_option, database_path
+from .database import add_db_option, database_path, open_results
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
 def read_game(db: Path, tournament: str, index: int) -> StoredGame:
     """The stored game, or a usage error naming what is missing."""
     try:
-        with open_existing(db) as store:
+        with open_results(db, "read") as store:
             return load_game(store, tournament, index)
     except ReportError as exc:
         raise UsageError(str(exc)) from None

@@ -86,7 +86,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
     db = database_path(args)
-    with open_results(db) as store:
+    with open_results(db, "create") as store:
         tid = store.create_tournament(config, workdir=Path.cwd())
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
@@ -97,7 +97,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
     db = database_path(args)
-    with open_results(db) as store:
+    with open_results(db, "write") as store:
         info = _stored(store, args.id, db)
         _check_runnable(store, info)
         if not args.json:
@@ -147,7 +147,7 @@ def _stored(store: Store, tid: str, db: Path) -> TournamentInfo:
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per tournament."""
     db = database_path(args)
-    with open_results(db) as store:
+    with open_results(db, "read") as store:
         infos = store.tournaments()
     if args.json:
         print_json({"tournaments": [
@@ -166,7 +166,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     """Standings (or every game as CSV) of one tournament."""
     db = database_path(args)
-    with open_results(db) as store:
+    with open_results(db, "read") as store:
         info = _stored(store, args.id, db)
         if args.csv:
             writer = csv.DictWriter(sys.stdout, fieldnames=list(CSV_FIELDS))

@@ -43,8 +43,9 @@ from .records import FinishedGame, LogEntry
 from .results import GameResult
 from .schedule import Job, build_schedule
 from .standings import Standings, compute_standings
+from .storefile import OPEN_MODES, open_connection
+from .storefile import OpenMode as OpenMode
 from .storefile import StoreError as StoreError
-from .storefile import open_connection
 
 TOURNAMENT_STATUSES: Final = ("created", "running", "paused", "finished")
 JOB_STATUSES: Final = ("pending", "running", "done", "skipped")
@@ -87,15 +88,21 @@ class Store:
 
     # ------------------------------------------------------------------ lifecycle
     @staticmethod
-    def open(path: str | Path, synchronous: str = "NORMAL") -> Store:
-        """Open (creating if needed) a store file; ``":memory:"`` for a throwaway one.
+    def open(
+        path: str | Path, synchronous: str = "NORMAL", mode: OpenMode = "create"
+    ) -> Store:
+        """Open a store file; ``":memory:"`` for a throwaway one.
 
-        A file that is not a store, or cannot be opened, is a ``StoreError`` saying why, and is
-        left as it was (``storefile``).
+        ``mode``: ``create`` (the file and its directory if missing), ``write`` (an existing
+        store) or ``read`` (an existing store, never written: no migration either). A file that
+        is not a store, or cannot be opened so, is a ``StoreError`` saying why, and is left as
+        it was (``storefile``).
         """
         if synchronous not in ("NORMAL", "FULL"):
             raise StoreError(f"synchronous must be NORMAL or FULL, got {synchronous!r}")
-        return Store(open_connection(path, synchronous))
+        if mode not in OPEN_MODES:
+            raise StoreError(f"mode must be one of {', '.join(OPEN_MODES)}, got {mode!r}")
+        return Store(open_connection(path, synchronous, mode))
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
@@ -173,7 +180,7 @@ class Store:
                 (tournament_id,),
             ):
                 counts[r["status"]] = r["n"]
-        workdir = row["workdir"]
+        workdir = dict(row).get("workdir")  # none in a version 1 store opened to read
         return TournamentInfo(row["id"], row["name"], row["seed"], row["created"], row["status"],
                               counts, None if workdir is None else Path(workdir))
 

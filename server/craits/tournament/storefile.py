@@ -6,16 +6,25 @@ the file nor the fix; worse, ``PRAGMA journal_mode=WAL`` and the migrations woul
 program's database. So every file is checked before anything is written to it, and each way it
 can be wrong becomes a ``StoreError`` with a plain reason.
 
+The modes (``OpenMode``), one per kind of command:
+
+- ``create`` (``craits tournament run``): makes the file and its directory if missing, switches
+  on WAL, migrates;
+- ``write`` (``resume``): the file must exist and be a store; WAL, migrations;
+- ``read`` (``list``, ``show``, ``replay``, ``report``): the file must exist and be a store of any
+  version up to this craits's; nothing is created, migrated or written (``PRAGMA query_only``),
+  so looking at a results database never changes it, nor makes one where a path was mistyped.
+
 A craits store says so in ``PRAGMA application_id`` (from schema version 3); an older one is
 known by its version number and its tables. A file with tables but neither mark belongs to
-someone else and is refused; an empty one becomes a new store.
+someone else and is refused; an empty one becomes a new store, only in ``create`` mode.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, TABLES
 
@@ -24,21 +33,28 @@ SQLITE_CANTOPEN: Final = 14
 """Primary result codes (``sqlite3.Error.sqlite_errorcode & 0xFF``)."""
 
 
+OpenMode = Literal["create", "write", "read"]
+OPEN_MODES: Final = ("create", "write", "read")
+
+
 class StoreError(Exception):
     """The store cannot do what was asked (unknown tournament or job, newer schema, ...)."""
 
 
-def open_connection(path: str | Path, synchronous: str) -> sqlite3.Connection:
-    """A connection to a checked and migrated store file (created, with its directory, if
-    missing); ``":memory:"`` for a throwaway one."""
+def open_connection(path: str | Path, synchronous: str, mode: OpenMode) -> sqlite3.Connection:
+    """A connection to a checked store file, opened as ``mode`` says (module docstring);
+    ``":memory:"`` for a throwaway one."""
     if str(path) == ":memory:":
         db = _connect(":memory:")
     else:
         path = Path(path)
-        _check_path(path)
-        db = _connect_file(path)
+        _check_path(path, mode)
+        db = _connect_file(path, "rwc" if mode == "create" else "rw")
     try:
-        _prepare(db, synchronous)
+        if mode == "read":
+            _prepare_reading(db)
+        else:
+            _prepare(db, synchronous, mode)
     except BaseException as exc:
         db.close()
         if isinstance(exc, sqlite3.Error):
@@ -47,12 +63,14 @@ def open_connection(path: str | Path, synchronous: str) -> sqlite3.Connection:
     return db
 
 
-def _check_path(path: Path) -> None:
+def _check_path(path: Path, mode: OpenMode) -> None:
     """Refuse what cannot be a database file, and make the directory a new one goes in."""
     if path.is_dir():
         raise StoreError("it is a directory")
     if path.exists():
         return
+    if mode != "create":
+        raise StoreError("there is no such file")
     for parent in reversed(path.parents):
         if parent.exists() and not parent.is_dir():
             raise StoreError(f"{parent} is not a directory")
@@ -69,25 +87,34 @@ def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
     return db
 
 
-def _connect_file(path: Path) -> sqlite3.Connection:
-    """Connect by URI, so that no character of the path is taken for an option."""
+def _connect_file(path: Path, options: str) -> sqlite3.Connection:
+    """Connect by URI (``mode=`` + ``options``), so that no character of the path is taken for
+    an option."""
     try:
-        return _connect(f"{path.absolute().as_uri()}?mode=rwc", uri=True)
+        return _connect(f"{path.absolute().as_uri()}?mode={options}", uri=True)
     except sqlite3.Error as exc:
         raise StoreError(_reason(path, exc)) from None
 
 
-def _prepare(db: sqlite3.Connection, synchronous: str) -> None:
+def _prepare(db: sqlite3.Connection, synchronous: str, mode: OpenMode) -> None:
     """Check whose file it is, then WAL, durability and the missing migrations."""
-    version = identify(db)
+    version = identify(db, mode)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute(f"PRAGMA synchronous={synchronous}")
     db.execute("PRAGMA foreign_keys=ON")
     _migrate(db, version)
 
 
-def identify(db: sqlite3.Connection) -> int:
-    """The store's schema version (0 for an empty file); ``StoreError`` if it is not a store."""
+def _prepare_reading(db: sqlite3.Connection) -> None:
+    """Check whose file it is, then forbid every write: a reader takes the file as it is (any
+    version up to ours: readers use only what version 1 has)."""
+    identify(db, "read")
+    db.execute("PRAGMA query_only=ON")
+
+
+def identify(db: sqlite3.Connection, mode: OpenMode) -> int:
+    """The store's schema version (0 for an empty file, in ``create`` mode only); ``StoreError``
+    if it is not a store."""
     app = _pragma(db, "application_id")
     version = _pragma(db, "user_version")
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -97,7 +124,9 @@ def identify(db: sqlite3.Connection) -> int:
                              f"{SCHEMA_VERSION}: upgrade craits")
         return version
     if app == 0 and version == 0 and not tables:
-        return 0
+        if mode == "create":
+            return 0
+        raise StoreError("it is an empty file, not a craits results database")
     held = f"tables {', '.join(sorted(tables)[:5])}" if tables else f"application id {app}"
     raise StoreError(f"it is not a craits results database (it holds {held}); "
                      "craits leaves it alone")
