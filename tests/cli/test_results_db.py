@@ -5,6 +5,7 @@ error naming it and saying why; no file that is not a craits store is ever chang
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -157,3 +158,25 @@ def test_an_empty_file_is_no_database_to_look_at(cli: Runner, tmp_path: Path) ->
     cli("tournament", "list", "--db", str(empty)).assert_usage_error(
         f"cannot open results database {empty}: it is an empty file")
     assert empty.read_bytes() == b""
+
+
+@pytest.mark.parametrize("whose", ["file", "file and directory"])
+def test_a_database_one_may_read_but_not_write(unprivileged: Runner, tmp_path: Path,
+                                               played: tuple[Path, str], whose: str) -> None:
+    place = tmp_path / "theirs"
+    place.mkdir()
+    db = place / "t.sqlite"
+    shutil.copy(played[0], db)
+    not_mine(db, *([place] if whose == "file and directory" else []))
+    tid = played[1]
+    before = snapshot(db)
+    for command in [("tournament", "list"), ("tournament", "show", tid),
+                    ("tournament", "show", tid, "--csv"), ("replay", tid, "1"),
+                    ("report", tid, "--html", str(tmp_path / "report"), "--quiet")]:
+        looked = unprivileged(*command, "--db", str(db))
+        assert looked.status == 0, (command, looked.err)
+    assert "finished" in unprivileged("tournament", "list", "--db", str(db)).out
+    for command in [("tournament", "resume", tid), ("tournament", "run")]:
+        unprivileged(*command, "--db", str(db)).assert_usage_error(
+            f"cannot open results database {db}: no permission to write it or its directory")
+    assert snapshot(db) == before

@@ -14,6 +14,15 @@ The modes (``OpenMode``), one per kind of command:
 - ``read`` (``list``, ``show``, ``replay``, ``report``): the file must exist and be a store of any
   version up to this craits's; nothing is created, migrated or written (``PRAGMA query_only``),
   so looking at a results database never changes it, nor makes one where a path was mistyped.
+  A store the user may read but not write opens too. SQLite reads a WAL file through a
+  ``-shm`` file beside it, which it cannot make in a directory the user may not write, and
+  leaves ``-wal`` and ``-shm`` files behind when it may not write the store itself; so such a
+  store is opened ``immutable``, which needs neither. That is safe: no writer is at work on it,
+  or its ``-wal`` file would be there (and then the store is opened as usual, or refused).
+
+``create`` and ``write`` refuse a store the user may not write, and try a write (undone at once)
+before anything else: SQLite opens such a file read-only without a word, and would fail only at
+the first write, in the middle of a command.
 
 A craits store says so in ``PRAGMA application_id`` (from schema version 3); an older one is
 known by its version number and its tables. A file with tables but neither mark belongs to
@@ -22,6 +31,7 @@ someone else and is refused; an empty one becomes a new store, only in ``create`
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Final, Literal
@@ -45,11 +55,34 @@ def open_connection(path: str | Path, synchronous: str, mode: OpenMode) -> sqlit
     """A connection to a checked store file, opened as ``mode`` says (module docstring);
     ``":memory:"`` for a throwaway one."""
     if str(path) == ":memory:":
-        db = _connect(":memory:")
-    else:
-        path = Path(path)
-        _check_path(path, mode)
-        db = _connect_file(path, "rwc" if mode == "create" else "rw")
+        return _prepared(Path(path), _connect(":memory:"), synchronous, "create")
+    path = Path(path)
+    _check_path(path, mode)
+    if mode == "read":
+        return _open_reading(path)
+    if path.exists() and not _writable(path):
+        raise StoreError("no permission to write it or its directory")
+    return _prepared(path, _connect_file(path, "rwc" if mode == "create" else "rw"),
+                     synchronous, mode)
+
+
+def _open_reading(path: Path) -> sqlite3.Connection:
+    """A reading connection: ``immutable`` for a quiet store the user may not write (module
+    docstring), else one that sees a running tournament's latest games."""
+    quiet = not Path(f"{path}-wal").exists()
+    options = "ro&immutable=1" if quiet and not _writable(path) else "rw"
+    return _prepared(path, _connect_file(path, options), "", "read")
+
+
+def _writable(path: Path) -> bool:
+    """Whether this user may write the store and make its ``-wal`` and ``-shm`` files."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _prepared(path: Path, db: sqlite3.Connection, synchronous: str,
+              mode: OpenMode) -> sqlite3.Connection:
+    """``db`` made ready for ``mode``; closed if it cannot be, with SQLite's complaint made a
+    ``StoreError``."""
     try:
         if mode == "read":
             _prepare_reading(db)
@@ -58,7 +91,7 @@ def open_connection(path: str | Path, synchronous: str, mode: OpenMode) -> sqlit
     except BaseException as exc:
         db.close()
         if isinstance(exc, sqlite3.Error):
-            raise StoreError(_reason(Path(path), exc)) from None
+            raise StoreError(_reason(path, exc)) from None
         raise
     return db
 
@@ -97,8 +130,10 @@ def _connect_file(path: Path, options: str) -> sqlite3.Connection:
 
 
 def _prepare(db: sqlite3.Connection, synchronous: str, mode: OpenMode) -> None:
-    """Check whose file it is, then WAL, durability and the missing migrations."""
+    """Check whose file it is and that it can be written, then WAL, durability and the missing
+    migrations."""
     version = identify(db, mode)
+    _check_writable(db, version)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute(f"PRAGMA synchronous={synchronous}")
     db.execute("PRAGMA foreign_keys=ON")
@@ -132,6 +167,15 @@ def identify(db: sqlite3.Connection, mode: OpenMode) -> int:
                      "craits leaves it alone")
 
 
+def _check_writable(db: sqlite3.Connection, version: int) -> None:
+    """Write the version it has and undo it: fails at once on a file opened read-only."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(f"PRAGMA user_version={version}")
+    finally:
+        _rollback(db)
+
+
 def _migrate(db: sqlite3.Connection, version: int) -> None:
     """Apply the missing migrations, each in one transaction with its version bump."""
     for number in range(version, SCHEMA_VERSION):
@@ -142,8 +186,14 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
             db.execute(f"PRAGMA user_version={number + 1}")
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Undo the open transaction, if SQLite has not already (it does after some errors)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
 
 
 def _pragma(db: sqlite3.Connection, name: str) -> int:
@@ -151,9 +201,16 @@ def _pragma(db: sqlite3.Connection, name: str) -> int:
     return value
 
 
+def _code(exc: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``exc`` (0 when unknown)."""
+    code: int = getattr(exc, "sqlite_errorcode", 0) or 0
+    return code & 0xFF
+
+
 def _reason(path: Path, exc: sqlite3.Error) -> str:
     """SQLite's complaint in the user's terms where it is vague."""
-    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-    if code == SQLITE_CANTOPEN and not path.exists():
+    if _code(exc) == SQLITE_CANTOPEN and not path.exists():
         return f"cannot create it in {path.parent} ({exc})"
+    if _code(exc) == SQLITE_READONLY:
+        return f"no permission to write it or its directory ({exc})"
     return str(exc)
