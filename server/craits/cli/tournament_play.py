@@ -1,0 +1,95 @@
+"""``craits tournament run`` and ``resume``: playing a stored tournament, and every way it stops."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+from craits.referee import bridge
+from craits.referee.launcher import LaunchError
+from craits.tournament.botpool import BotPoolError
+from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
+from craits.tournament.runner import RunError, bot_directory, run_tournament
+from craits.tournament.store import Store, TournamentInfo
+
+from .common import UsageError
+from .database import database_path, open_results
+from .live import LiveDisplay
+from .standings_text import print_standings, stored
+
+DEMO_BOTS = ("greedy", "random", "lowcard")
+DEMO_DEAL_SETS = 4
+
+
+def _bundled() -> list[str]:
+    from craits.referee.launcher import bundled_bots
+
+    return list(bundled_bots())
+
+
+def demo_config() -> TournamentConfig:
+    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games)."""
+    bots = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
+    config = default_config(bots, _bundled())
+    return dataclasses.replace(config, name="demo", deal_sets=DEMO_DEAL_SETS)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Create, then play."""
+    try:
+        config = load_config(args.file, _bundled()) if args.file else demo_config()
+    except ConfigError as exc:
+        raise UsageError(f"{args.file}: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    db = database_path(args)
+    with open_results(db, "create") as store:
+        tid = store.create_tournament(config, workdir=Path.cwd())
+        if not args.json:
+            print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
+                  f"(database {db})", file=sys.stderr)
+        return _play(store, tid, db, args)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Play what is left."""
+    db = database_path(args)
+    with open_results(db, "write") as store:
+        info = stored(store, args.id, db)
+        _check_runnable(store, info)
+        if not args.json:
+            print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
+                  "games already played", file=sys.stderr)
+        return _play(store, args.id, db, args)
+
+
+def _check_runnable(store: Store, info: TournamentInfo) -> None:
+    """Refuse a tournament that cannot be played as stored before saying anything else."""
+    try:
+        bot_directory(info, store.config(info.id))
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _play(store: Store, tid: str, db: Path, args: argparse.Namespace) -> int:
+    display = LiveDisplay(quiet=args.quiet or args.json)
+    logs = db.parent / "logs" / tid
+    try:
+        bridge.run(run_tournament, store, tid, logs, display)
+    except RunError as exc:  # refused before anything changed
+        raise UsageError(str(exc)) from None
+    except LaunchError as exc:  # the stored configuration names a bot that cannot start
+        store.set_status(tid, "paused")
+        raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None
+    except BotPoolError as exc:  # a bot did not connect: may work on another try
+        store.set_status(tid, "paused")
+        raise UsageError(f"{exc}; resume with `craits tournament resume {tid}`") from None
+    except KeyboardInterrupt:
+        store.set_status(tid, "paused")
+        print(f"\ninterrupted; resume with `craits tournament resume {tid}`", file=sys.stderr)
+        return 130
+    display.close()
+    print_standings(store, tid, args.json)
+    return 0
