@@ -46,6 +46,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
     db = database_path(args)
     with open_results(db, "create") as store:
+        make_log_dir(log_dir(db))
         tid = store.create_tournament(config, workdir=Path.cwd())
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
@@ -58,36 +59,51 @@ def cmd_resume(args: argparse.Namespace) -> int:
     db = database_path(args)
     with open_results(db, "write") as store:
         info = stored(store, args.id, db)
-        _check_runnable(store, info)
+        _check_runnable(store, info, db)
         if not args.json:
             print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
                   "games already played", file=sys.stderr)
         return _play(store, args.id, db, args)
 
 
-def _check_runnable(store: Store, info: TournamentInfo) -> None:
+def _check_runnable(store: Store, info: TournamentInfo, db: Path) -> None:
     """Refuse a tournament that cannot be played as stored before saying anything else."""
     try:
         bot_directory(info, store.config(info.id))
     except RunError as exc:
         raise UsageError(str(exc)) from None
+    make_log_dir(log_dir(db, info.id))
+
+
+def log_dir(db: Path, tid: str = "") -> Path:
+    """Where the bots' stderr logs go: ``logs/ID/`` beside the database."""
+    return db.parent / "logs" / tid
+
+
+def make_log_dir(path: Path) -> None:
+    """Make a log directory, or say why it cannot be made: before the tournament is created or
+    set running, so that no failure to make it leaves a tournament "running"."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        in_the_way = isinstance(exc, FileExistsError | NotADirectoryError)
+        why = "a file is in the way" if in_the_way else exc.strerror
+        raise UsageError(f"cannot create the bot log directory {path}: {why}") from None
 
 
 def _play(store: Store, tid: str, db: Path, args: argparse.Namespace) -> int:
+    """Play the tournament (the runner marks it paused however the run stops early)."""
     display = LiveDisplay(quiet=args.quiet or args.json)
-    logs = db.parent / "logs" / tid
+    make_log_dir(log_dir(db, tid))
     try:
-        bridge.run(run_tournament, store, tid, logs, display)
+        bridge.run(run_tournament, store, tid, log_dir(db, tid), display)
     except RunError as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except LaunchError as exc:  # the stored configuration names a bot that cannot start
-        store.set_status(tid, "paused")
         raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None
     except BotPoolError as exc:  # a bot did not connect: may work on another try
-        store.set_status(tid, "paused")
         raise UsageError(f"{exc}; resume with `craits tournament resume {tid}`") from None
     except KeyboardInterrupt:
-        store.set_status(tid, "paused")
         print(f"\ninterrupted; resume with `craits tournament resume {tid}`", file=sys.stderr)
         return 130
     display.close()
