@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from conftest import Runner, not_mine
+
 from craits.tournament.store import Store
 
 CRAITS = [sys.executable, "-m", "craits"]
@@ -113,3 +116,36 @@ def test_misspelt_bot_is_a_one_line_error(tmp_path: Path) -> None:
     match = subprocess.run([*CRAITS, "match", "--bot", "gredy", "--bot", "greedy"],
                            capture_output=True, text=True, timeout=120)
     assert match.returncode == 2 and "not a bundled bot" in match.stderr
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    (None, "cannot read: No such file or directory"),
+    ("dir", "cannot read: Is a directory"),
+    (b"name = [", "not valid TOML"),
+    ('name = "caf\xe9"\n'.encode("latin-1"), "not UTF-8 text (invalid continuation byte at "
+     "byte 11); save it as UTF-8"),
+    (SMALL.replace('name = "lowcard"', 'name = "lowcard"\ncomand = "x"').encode(),
+     "bots[1].comand: unknown key"),
+])
+def test_a_bad_configuration_file_is_named_once(cli: Runner, tmp_path: Path,
+                                                content: bytes | str | None,
+                                                reason: str) -> None:
+    path = tmp_path / "cup.toml"
+    if content == "dir":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    done = cli("tournament", "run", str(path), "--db", str(tmp_path / "t.sqlite"))
+    done.assert_usage_error(f"craits: error: {path}: {reason}")
+    assert done.err.count(str(path)) == 1
+
+
+def test_an_unreadable_configuration_file_is_named_once(unprivileged: Runner,
+                                                        tmp_path: Path) -> None:
+    path = tmp_path / "cup.toml"
+    path.write_text(SMALL)
+    not_mine(path)
+    path.chmod(0)
+    done = unprivileged("tournament", "run", str(path), "--db", str(tmp_path / "t.sqlite"))
+    done.assert_usage_error(f"craits: error: {path}: cannot read: Permission denied")
+    assert done.err.count(str(path)) == 1

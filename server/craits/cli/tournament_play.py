@@ -40,10 +40,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
     try:
         config = load_config(args.file, _bundled()) if args.file else demo_config()
-    except ConfigError as exc:
-        raise UsageError(f"{args.file}: {exc}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    except ConfigError as exc:  # it names the file
+        raise UsageError(str(exc)) from None
     db = database_path(args)
     with open_results(db, "create") as store:
         make_log_dir(log_dir(db))
