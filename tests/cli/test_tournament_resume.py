@@ -13,6 +13,9 @@ from pathlib import Path
 
 from conftest import Result, Runner
 
+from craits.cli.database import DEFAULT_DB
+from craits.cli.tournament_play import resume_command
+
 MY_BOT = "from craits_bots.greedy import GreedyBot as MyBot\n"
 """A bot module beside the configuration: importable only from the directory it is in."""
 
@@ -47,6 +50,7 @@ def start_and_interrupt(tmp_path: Path, interrupted: Interrupt) -> tuple[Path, P
     assert stopped.status == 130, stopped.err
     with sqlite3.connect(db) as con:
         [(tid,)] = con.execute("SELECT id FROM tournaments").fetchall()
+    assert f"resume with `craits tournament resume {tid} --db {db}`" in stopped.err
     return home, db, str(tid)
 
 
@@ -78,3 +82,9 @@ def test_resume_refuses_when_the_starting_directory_is_gone(
     refused.assert_usage_error(f"was started in {home}, which no longer exists")
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT status FROM tournaments").fetchone() == ("paused",)
+
+
+def test_the_resume_hint_names_the_database_unless_it_is_the_default() -> None:
+    assert resume_command("abc", DEFAULT_DB) == "craits tournament resume abc"
+    assert resume_command("abc", Path("my results/t.sqlite")) == (
+        "craits tournament resume abc --db 'my results/t.sqlite'")

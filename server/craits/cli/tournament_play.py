@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shlex
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
 
 from .common import UsageError
-from .database import database_path, open_results
+from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
 from .standings_text import print_standings, stored
 
@@ -73,6 +74,15 @@ def _check_runnable(store: Store, info: TournamentInfo, db: Path) -> None:
     make_log_dir(log_dir(db, info.id))
 
 
+def resume_command(tid: str, db: Path) -> str:
+    """The command that resumes ``tid``, with ``--db`` unless ``db`` is the default: the hint
+    must work as typed, also in a shell without this one's ``$CRAITS_DB``."""
+    words = ["craits", "tournament", "resume", tid]
+    if db != DEFAULT_DB:
+        words += ["--db", str(db)]
+    return shlex.join(words)
+
+
 def log_dir(db: Path, tid: str = "") -> Path:
     """Where the bots' stderr logs go: ``logs/ID/`` beside the database."""
     return db.parent / "logs" / tid
@@ -100,9 +110,9 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace) -> int:
     except LaunchError as exc:  # the stored configuration names a bot that cannot start
         raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None
     except BotPoolError as exc:  # a bot did not connect: may work on another try
-        raise UsageError(f"{exc}; resume with `craits tournament resume {tid}`") from None
+        raise UsageError(f"{exc}; resume with `{resume_command(tid, db)}`") from None
     except KeyboardInterrupt:
-        print(f"\ninterrupted; resume with `craits tournament resume {tid}`", file=sys.stderr)
+        print(f"\ninterrupted; resume with `{resume_command(tid, db)}`", file=sys.stderr)
         return 130
     display.close()
     print_standings(store, tid, args.json)
