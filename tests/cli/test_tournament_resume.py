@@ -88,3 +88,39 @@ def test_the_resume_hint_names_the_database_unless_it_is_the_default() -> None:
     assert resume_command("abc", DEFAULT_DB) == "craits tournament resume abc"
     assert resume_command("abc", Path("my results/t.sqlite")) == (
         "craits tournament resume abc --db 'my results/t.sqlite'")
+
+
+TINY = """
+name = "tiny"
+table_size = 2
+deal_sets = 1
+[rules]
+short_game = true
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "lowcard"
+"""
+
+
+def test_resuming_a_finished_tournament_shows_its_standings(tmp_path: Path,
+                                                          cli_process: Runner) -> None:
+    (tmp_path / "tiny.toml").write_text(TINY)
+    db = str(tmp_path / "t.sqlite")
+    ran = cli_process("tournament", "run", "tiny.toml", "--db", db, "--json", cwd=tmp_path)
+    assert ran.status == 0, ran.err
+    tid = ran.json()["tournament"]
+    resumed = cli_process("tournament", "resume", tid, "--db", db)
+    assert resumed.status == 0, resumed.err
+    assert resumed.err == (f"tournament {tid} is already finished (2 games played): "
+                           "nothing to resume\n")
+    shown = cli_process("tournament", "show", tid, "--db", db)
+    assert shown.out.endswith(resumed.out)
+    with sqlite3.connect(db) as con:  # as a run killed right after its last game leaves it
+        con.execute("UPDATE tournaments SET status='running'")
+    con.close()
+    as_json = cli_process("tournament", "resume", tid, "--db", db, "--json")
+    assert as_json.status == 0 and as_json.err == ""
+    assert as_json.json() == ran.json()
+    listed = cli_process("tournament", "list", "--db", db, "--json").json()
+    assert listed["tournaments"][0]["status"] == "finished"

@@ -58,11 +58,29 @@ def cmd_resume(args: argparse.Namespace) -> int:
     db = database_path(args)
     with open_results(db, "write") as store:
         info = stored(store, args.id, db)
+        if not (info.jobs["pending"] or info.jobs["running"]):
+            return _already_finished(store, info, args.json)
         _check_runnable(store, info, db)
         if not args.json:
             print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
                   "games already played", file=sys.stderr)
         return _play(store, args.id, db, args)
+
+
+def _already_finished(store: Store, info: TournamentInfo, as_json: bool) -> int:
+    """Nothing is left to play: say so and show the standings, as ``show`` would.
+
+    A run killed after its last game left the tournament "running"; it is finished now.
+    """
+    if info.status != "finished":
+        store.set_status(info.id, "finished")
+    skipped = info.jobs["skipped"]
+    note = f", {skipped} skipped once the SPRT decided" if skipped else ""
+    if not as_json:
+        print(f"tournament {info.id} is already finished ({info.jobs['done']} games "
+              f"played{note}): nothing to resume", file=sys.stderr)
+    print_standings(store, info.id, as_json)
+    return 0
 
 
 def _check_runnable(store: Store, info: TournamentInfo, db: Path) -> None:
