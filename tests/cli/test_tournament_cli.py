@@ -113,6 +113,8 @@ def test_misspelt_bot_is_a_one_line_error(tmp_path: Path) -> None:
     done = _run("tournament", "run", str(config), "--db", str(tmp_path / "t.sqlite"))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "unknown bot 'gredy'" in done.stderr
+    assert done.stderr.count("\n") == 1  # found before a tournament is created
+    assert not (tmp_path / "t.sqlite").exists()
     match = subprocess.run([*CRAITS, "match", "--bot", "gredy", "--bot", "greedy"],
                            capture_output=True, text=True, timeout=120)
     assert match.returncode == 2 and "not a bundled bot" in match.stderr

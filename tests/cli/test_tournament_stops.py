@@ -60,3 +60,35 @@ def test_resume_refuses_a_log_directory_it_cannot_make_and_changes_nothing(
     assert statuses(db) == ["created"]
     listed = json.loads(cli_process("tournament", "list", "--db", str(db), "--json").out)
     assert listed["tournaments"][0]["done"] == 0
+
+
+BROKEN = TINY.replace('name = "greedy"', 'name = "mine"\ncommand = "python3 missing.py"')
+
+
+def test_a_new_tournament_whose_bot_cannot_start_is_not_kept(cli_process: Runner,
+                                                            tmp_path: Path) -> None:
+    cup = tmp_path / "cup.toml"
+    cup.write_text(BROKEN)
+    db = tmp_path / "t.sqlite"
+    failed = cli_process("tournament", "run", str(cup), "--db", str(db), "--json", cwd=tmp_path)
+    failed.assert_usage_error(
+        "bot 'mine' failed to start: it exited before connecting", "missing.py",
+        f"fix the bot or its [[bots]] entry in {cup}, then run the tournament again "
+        "(no tournament was kept)")
+    assert "resume" not in failed.err
+    assert statuses(db) == []
+
+
+def test_resume_with_a_bot_that_cannot_start_says_what_to_fix(cli_process: Runner,
+                                                             tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    with Store.open(db) as store:
+        store.create_tournament(config_from_dict({"table_size": 2, "bots": [
+            {"name": "mine", "command": "python3 missing.py"}, {"name": "lowcard"}]}), "t1",
+            workdir=tmp_path)
+    failed = cli_process("tournament", "resume", "t1", "--db", str(db), "--json")
+    failed.assert_usage_error(
+        "bot 'mine' failed to start", f"tournament t1 is paused, and its bots start as stored, "
+        f"in {tmp_path}: fix what the bot needs there, then `craits tournament resume t1 --db "
+        f"{db}`")
+    assert statuses(db) == ["paused"]

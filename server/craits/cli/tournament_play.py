@@ -10,7 +10,7 @@ from pathlib import Path
 
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
-from craits.tournament.botpool import BotPoolError
+from craits.tournament.botpool import BotPoolError, BotStartError, check_launchable
 from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
 from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
@@ -41,8 +41,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
     try:
         config = load_config(args.file, _bundled()) if args.file else demo_config()
+        check_launchable(config.bots)
     except ConfigError as exc:  # it names the file
         raise UsageError(str(exc)) from None
+    except LaunchError as exc:
+        raise UsageError(f"{exc}; {_fix_advice(args)}") from None
     db = database_path(args)
     with open_results(db, "create") as store:
         make_log_dir(log_dir(db))
@@ -50,7 +53,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
                   f"(database {db})", file=sys.stderr)
-        return _play(store, tid, db, args)
+        return _play(store, tid, db, args, fresh=True)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -92,6 +95,27 @@ def _check_runnable(store: Store, info: TournamentInfo, db: Path) -> None:
     make_log_dir(log_dir(db, info.id))
 
 
+def _cannot_start(store: Store, tid: str, db: Path, args: argparse.Namespace, fresh: bool,
+                  exc: Exception) -> str:
+    """What to do about a bot that cannot start. Its command is stored with the tournament, so
+    a plain resume would fail the same way: a tournament this ``run`` just created, with no game
+    played, is dropped (the fixed configuration makes a new one); any other waits, paused, for
+    what the bot needs to be fixed where it runs."""
+    info = store.tournament(tid)
+    if fresh and not info.jobs["done"]:
+        store.delete_tournament(tid)
+        return f"{exc}; {_fix_advice(args)} (no tournament was kept)"
+    where = info.workdir or Path.cwd()
+    return (f"{exc}; tournament {tid} is paused, and its bots start as stored, in {where}: fix "
+            f"what the bot needs there, then `{resume_command(tid, db)}`")
+
+
+def _fix_advice(args: argparse.Namespace) -> str:
+    """How to fix a bot of a new tournament: its entry in the file, then ``run`` again."""
+    where = f"its [[bots]] entry in {args.file}" if args.file else "the bundled bots"
+    return f"fix the bot or {where}, then run the tournament again"
+
+
 def resume_command(tid: str, db: Path) -> str:
     """The command that resumes ``tid``, with ``--db`` unless ``db`` is the default: the hint
     must work as typed, also in a shell without this one's ``$CRAITS_DB``."""
@@ -117,17 +141,19 @@ def make_log_dir(path: Path) -> None:
         raise UsageError(f"cannot create the bot log directory {path}: {why}") from None
 
 
-def _play(store: Store, tid: str, db: Path, args: argparse.Namespace) -> int:
-    """Play the tournament (the runner marks it paused however the run stops early)."""
+def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
+          fresh: bool = False) -> int:
+    """Play the tournament (the runner marks it paused however the run stops early);
+    ``fresh``: it was created by this command."""
     display = LiveDisplay(quiet=args.quiet or args.json)
     make_log_dir(log_dir(db, tid))
     try:
         bridge.run(run_tournament, store, tid, log_dir(db, tid), display)
     except RunError as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
-    except LaunchError as exc:  # the stored configuration names a bot that cannot start
-        raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None
-    except BotPoolError as exc:  # a bot did not connect: may work on another try
+    except (LaunchError, BotStartError) as exc:  # its stored command would fail again
+        raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None
+    except BotPoolError as exc:  # a remote bot was late: it may come on another try
         raise UsageError(f"{exc}; resume with `{resume_command(tid, db)}`") from None
     except KeyboardInterrupt:
         print(f"\ninterrupted; resume with `{resume_command(tid, db)}`", file=sys.stderr)

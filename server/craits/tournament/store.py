@@ -198,6 +198,18 @@ class Store:
             self._tournament_row(tournament_id)
             db.execute("UPDATE tournaments SET status=? WHERE id=?", (status, tournament_id))
 
+    def delete_tournament(self, tournament_id: str) -> None:
+        """Forget a tournament that has no recorded game (e.g. its bots could not start): it
+        holds nothing worth keeping. One with games is never deleted (``StoreError``)."""
+        with self._transaction() as db:
+            self._tournament_row(tournament_id)
+            played = db.execute("SELECT COUNT(*) FROM games g JOIN jobs j ON j.id = g.job_id"
+                                " WHERE j.tournament_id=?", (tournament_id,)).fetchone()[0]
+            if played:
+                raise StoreError(f"tournament {tournament_id!r} has {played} recorded games")
+            db.execute("DELETE FROM jobs WHERE tournament_id=?", (tournament_id,))
+            db.execute("DELETE FROM tournaments WHERE id=?", (tournament_id,))
+
     def _tournament_row(self, tournament_id: str) -> sqlite3.Row:
         row: sqlite3.Row | None = self._db.execute(
             "SELECT * FROM tournaments WHERE id=?", (tournament_id,)).fetchone()
