@@ -6,12 +6,16 @@ the bots are real processes started by the referee.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import Result, Runner
+from conftest import Result, Runner, done_games
 
 from craits.cli.database import DEFAULT_DB
 from craits.cli.tournament_play import resume_command
@@ -124,3 +128,32 @@ def test_resuming_a_finished_tournament_shows_its_standings(tmp_path: Path,
     assert as_json.json() == ran.json()
     listed = cli_process("tournament", "list", "--db", db, "--json").json()
     assert listed["tournaments"][0]["status"] == "finished"
+
+
+LONG = TINY.replace("deal_sets = 1", "deal_sets = 10\nconcurrency = 1")
+
+
+def test_a_second_runner_of_a_running_tournament_is_refused(tmp_path: Path,
+                                                            cli_process: Runner) -> None:
+    (tmp_path / "long.toml").write_text(LONG)
+    db = tmp_path / "t.sqlite"
+    first = subprocess.Popen([sys.executable, "-m", "craits", "tournament", "run", "long.toml",
+                              "--db", str(db), "--json"], cwd=tmp_path, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while done_games(db) < 1:
+        assert first.poll() is None and time.monotonic() < deadline, first
+        time.sleep(0.05)
+    with sqlite3.connect(db) as con:
+        [(tid,)] = con.execute("SELECT id FROM tournaments").fetchall()
+    con.close()
+    second = cli_process("tournament", "resume", tid, "--db", str(db))
+    second.assert_usage_error(f"tournament {tid} is being run by another process "
+                              f"(pid {first.pid})")
+    out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert json.loads(out)["games"] == 20
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*), COUNT(DISTINCT job_id) FROM games").fetchone() == (
+            20, 20)
+    con.close()

@@ -12,6 +12,7 @@ from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import BotPoolError, BotStartError, check_launchable
 from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
+from craits.tournament.lease import LeaseError, lease
 from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
 
@@ -87,12 +88,15 @@ def _already_finished(store: Store, info: TournamentInfo, as_json: bool) -> int:
 
 
 def _check_runnable(store: Store, info: TournamentInfo, db: Path) -> None:
-    """Refuse a tournament that cannot be played as stored before saying anything else."""
+    """Refuse a tournament that cannot be played as stored, or that another process is running,
+    before saying anything else (the runner checks both again, for good)."""
+    make_log_dir(log_dir(db, info.id))
     try:
         bot_directory(info, store.config(info.id))
-    except RunError as exc:
+        with lease(log_dir(db, info.id), info.id):
+            pass
+    except (RunError, LeaseError) as exc:
         raise UsageError(str(exc)) from None
-    make_log_dir(log_dir(db, info.id))
 
 
 def _cannot_start(store: Store, tid: str, db: Path, args: argparse.Namespace, fresh: bool,
@@ -149,7 +153,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     make_log_dir(log_dir(db, tid))
     try:
         bridge.run(run_tournament, store, tid, log_dir(db, tid), display)
-    except RunError as exc:  # refused before anything changed
+    except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except (LaunchError, BotStartError) as exc:  # its stored command would fail again
         raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None

@@ -29,6 +29,7 @@ from craits.referee.server import open_referee
 from .botpool import BotPool
 from .config import TournamentConfig
 from .elo import OnlineElo
+from .lease import lease
 from .records import FinishedGame, LogEntry
 from .results import GameResult
 from .schedule import Job
@@ -178,20 +179,22 @@ async def run_tournament(
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
     Launched bots run in the directory the tournament was started from (``bot_directory``).
-    The tournament ends ``finished``, or ``paused`` however else the run stops (Ctrl-C, a bot
-    that cannot start, an error): never ``running`` with no runner.
+    The run holds the tournament's ``lease``: a second runner gets ``LeaseError`` before it
+    changes anything. The tournament ends ``finished``, or ``paused`` however else the run stops
+    (Ctrl-C, a bot that cannot start, an error): never ``running`` with no runner.
     """
     workdir = bot_directory(store.tournament(tournament_id), store.config(tournament_id))
-    store.reset_running(tournament_id)
-    store.set_status(tournament_id, "running")
-    finished = False
-    try:
-        await _run(store, tournament_id, log_dir, hook, host, workdir)
-        finished = True
-    except BaseExceptionGroup as group:
-        raise sole_exception(group) from None  # so callers can catch BotPoolError, LaunchError
-    finally:
-        store.set_status(tournament_id, "finished" if finished else "paused")
+    with lease(log_dir, tournament_id):
+        store.reset_running(tournament_id)
+        store.set_status(tournament_id, "running")
+        finished = False
+        try:
+            await _run(store, tournament_id, log_dir, hook, host, workdir)
+            finished = True
+        except BaseExceptionGroup as group:
+            raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
+        finally:
+            store.set_status(tournament_id, "finished" if finished else "paused")
 
 
 def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None:
