@@ -9,6 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from conftest import Runner, not_mine
+
+from craits.tournament.store import Store
+
 CRAITS = [sys.executable, "-m", "craits"]
 
 SMALL = """
@@ -42,9 +47,12 @@ def test_missing_file_and_unknown_id_are_clear_errors(tmp_path: Path) -> None:
     db = str(tmp_path / "t.sqlite")
     missing = _run("tournament", "run", str(tmp_path / "nope.toml"), "--db", db)
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+    no_db = _run("tournament", "show", "deadbeef", "--db", db)
+    assert no_db.returncode == 2 and f"no results database at {db}" in no_db.stderr
+    Store.open(db).close()
     unknown = _run("tournament", "show", "deadbeef", "--db", db)
     assert unknown.returncode == 2 and "deadbeef" in unknown.stderr
-    assert "Traceback" not in missing.stderr + unknown.stderr
+    assert "Traceback" not in missing.stderr + no_db.stderr + unknown.stderr
 
 
 def test_run_then_list_show_and_csv(tmp_path: Path) -> None:
@@ -105,6 +113,41 @@ def test_misspelt_bot_is_a_one_line_error(tmp_path: Path) -> None:
     done = _run("tournament", "run", str(config), "--db", str(tmp_path / "t.sqlite"))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "unknown bot 'gredy'" in done.stderr
+    assert done.stderr.count("\n") == 1  # found before a tournament is created
+    assert not (tmp_path / "t.sqlite").exists()
     match = subprocess.run([*CRAITS, "match", "--bot", "gredy", "--bot", "greedy"],
                            capture_output=True, text=True, timeout=120)
     assert match.returncode == 2 and "not a bundled bot" in match.stderr
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    (None, "cannot read: No such file or directory"),
+    ("dir", "cannot read: Is a directory"),
+    (b"name = [", "not valid TOML"),
+    ('name = "caf\xe9"\n'.encode("latin-1"), "not UTF-8 text (invalid continuation byte at "
+     "byte 11); save it as UTF-8"),
+    (SMALL.replace('name = "lowcard"', 'name = "lowcard"\ncomand = "x"').encode(),
+     "bots[1].comand: unknown key"),
+])
+def test_a_bad_configuration_file_is_named_once(cli: Runner, tmp_path: Path,
+                                                content: bytes | str | None,
+                                                reason: str) -> None:
+    path = tmp_path / "cup.toml"
+    if content == "dir":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    done = cli("tournament", "run", str(path), "--db", str(tmp_path / "t.sqlite"))
+    done.assert_usage_error(f"craits: error: {path}: {reason}")
+    assert done.err.count(str(path)) == 1
+
+
+def test_an_unreadable_configuration_file_is_named_once(unprivileged: Runner,
+                                                        tmp_path: Path) -> None:
+    path = tmp_path / "cup.toml"
+    path.write_text(SMALL)
+    not_mine(path)
+    path.chmod(0)
+    done = unprivileged("tournament", "run", str(path), "--db", str(tmp_path / "t.sqlite"))
+    done.assert_usage_error(f"craits: error: {path}: cannot read: Permission denied")
+    assert done.err.count(str(path)) == 1

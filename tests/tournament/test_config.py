@@ -108,6 +108,13 @@ def test_load_config_reads_a_file(tmp_path: Path) -> None:
     assert load_config(path).name == "file"
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(tmp_path / "missing.toml")
+    path.write_text("x = 1\n" + THREE_BOTS)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == f"{path}: x: unknown key"
+    path.write_bytes(b"name = '\xff'")
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        load_config(path)
 
 
 def test_command_as_array_is_shell_quoted() -> None:

@@ -220,3 +220,16 @@ def test_threads_share_the_store_without_claiming_a_job_twice(store: Store) -> N
         thread.join()
     assert sorted(claimed) == list(range(30))
     assert store.tournament(tid).jobs["done"] == 30
+
+
+def test_only_a_tournament_without_games_can_be_deleted(store: Store) -> None:
+    empty = store.create_tournament(small_config(), "empty")
+    played = store.create_tournament(small_config(), "played")
+    job = store.claim_next(played)
+    assert job is not None
+    store.record_game(play(job))
+    store.delete_tournament(empty)
+    with pytest.raises(StoreError, match="has 1 recorded games"):
+        store.delete_tournament(played)
+    assert [t.id for t in store.tournaments()] == ["played"]
+    assert store.jobs(empty) == []

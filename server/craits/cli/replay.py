@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from craits.report.steps import ReplayMismatch
-from craits.report.stored import ReportError, StoredGame, load_game, open_existing
+from craits.report.stored import ReportError, StoredGame, load_game
 from craits.report.terminal import Style, render
 
 from .common import UsageError, print_json
-from .tournament import DEFAULT_DB
+from .database import add_db_option, database_path, open_results
 
 
 def register(subparsers: Any) -> None:
@@ -37,16 +37,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=cmd_replay)
 
 
-def add_db_option(parser: argparse.ArgumentParser) -> None:
-    """``--db PATH``, defaulting like ``craits tournament``'s."""
-    parser.add_argument("--db", type=Path, default=Path(os.environ.get("CRAITS_DB", DEFAULT_DB)),
-                        help=f"results database (default $CRAITS_DB or {DEFAULT_DB})")
-
-
 def read_game(db: Path, tournament: str, index: int) -> StoredGame:
     """The stored game, or a usage error naming what is missing."""
     try:
-        with open_existing(db) as store:
+        with open_results(db, "read") as store:
             return load_game(store, tournament, index)
     except ReportError as exc:
         raise UsageError(str(exc)) from None
@@ -56,7 +50,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Print the game as text, or its record as JSON."""
     if args.json and (args.seat is not None or args.hand is not None):
         raise UsageError("--json prints the whole record; --seat and --hand are for the text")
-    game = read_game(args.db, args.tournament, args.game)
+    game = read_game(database_path(args), args.tournament, args.game)
     if args.json:
         return pipe_safe(lambda: print_json(game.to_dict()))
     _check_view(game, args.seat, args.hand)

@@ -9,10 +9,10 @@ from typing import Any
 
 from craits.report.site import write_site
 from craits.report.steps import ReplayMismatch
-from craits.report.stored import ReportError, open_existing
+from craits.report.stored import ReportError
 
 from .common import UsageError
-from .replay import add_db_option
+from .database import add_db_option, database_path, open_results
 
 
 def register(subparsers: Any) -> None:
@@ -36,7 +36,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Write the site and say where it is."""
     progress = _quiet if args.quiet or not sys.stderr.isatty() else _progress
     try:
-        with open_existing(args.db) as store:
+        with open_results(database_path(args), "read") as store:
             files = write_site(store, args.tournament, args.html, progress)
     except ReplayMismatch as exc:
         print(f"craits: error: {exc}", file=sys.stderr)

@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from craits.referee import bridge
-from craits.referee.launcher import LaunchError
-from craits.tournament.botpool import BotPoolError
-from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
-from craits.tournament.runner import run_tournament
-from craits.tournament.sprt import SprtResult, match_verdict
-from craits.tournament.standings import Standings
-from craits.tournament.store import CSV_FIELDS, Store, StoreError, TournamentInfo
+from craits.tournament.store import CSV_FIELDS
 
-from .common import UsageError, print_json
-from .live import LiveDisplay
-
-DEFAULT_DB = Path("craits-results") / "tournaments.sqlite"
-DEMO_BOTS = ("greedy", "random", "lowcard")
-DEMO_DEAL_SETS = 4
+from .common import print_json
+from .database import DEFAULT_DB, add_db_option, database_path, open_results
+from .standings_text import print_standings, stored
+from .tournament_play import cmd_resume, cmd_run
 
 
 def register(subparsers: Any) -> None:
@@ -46,108 +35,29 @@ def register(subparsers: Any) -> None:
     _common(resume)
     resume.set_defaults(func=cmd_resume)
     lst = sub.add_parser("list", help="list stored tournaments")
-    _db_option(lst)
+    add_db_option(lst)
     lst.add_argument("--json", action="store_true", help="print one JSON object")
     lst.set_defaults(func=cmd_list)
     show = sub.add_parser("show", help="standings of a stored tournament")
     show.add_argument("id")
-    _db_option(show)
+    add_db_option(show)
     fmt = show.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="standings as one JSON object")
     fmt.add_argument("--csv", action="store_true", help="every game seat by seat, as CSV")
     show.set_defaults(func=cmd_show)
 
 
-def _db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=Path(os.environ.get("CRAITS_DB", DEFAULT_DB)),
-                        help=f"results database (default $CRAITS_DB or {DEFAULT_DB})")
-
-
 def _common(parser: argparse.ArgumentParser) -> None:
-    _db_option(parser)
+    add_db_option(parser)
     parser.add_argument("--json", action="store_true",
                         help="print the final standings as one JSON object (no live table)")
     parser.add_argument("--quiet", action="store_true", help="no live progress")
 
 
-def _open(db: Path) -> Store:
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-        return Store.open(db)
-    except (OSError, StoreError) as exc:
-        raise UsageError(f"cannot open results database {db}: {exc}") from None
-
-
-def _bundled() -> list[str]:
-    from craits.referee.launcher import bundled_bots
-
-    return list(bundled_bots())
-
-
-def demo_config() -> TournamentConfig:
-    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games)."""
-    bots = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
-    config = default_config(bots, _bundled())
-    return dataclasses.replace(config, name="demo", deal_sets=DEMO_DEAL_SETS)
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    """Create, then play."""
-    try:
-        config = load_config(args.file, _bundled()) if args.file else demo_config()
-    except ConfigError as exc:
-        raise UsageError(f"{args.file}: {exc}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
-    with _open(args.db) as store:
-        tid = store.create_tournament(config)
-        if not args.json:
-            print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
-                  f"(database {args.db})", file=sys.stderr)
-        return _play(store, tid, args)
-
-
-def cmd_resume(args: argparse.Namespace) -> int:
-    """Play what is left."""
-    with _open(args.db) as store:
-        info = _stored(store, args)
-        if not args.json:
-            print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
-                  "games already played", file=sys.stderr)
-        return _play(store, args.id, args)
-
-
-def _play(store: Store, tid: str, args: argparse.Namespace) -> int:
-    display = LiveDisplay(quiet=args.quiet or args.json)
-    logs = args.db.parent / "logs" / tid
-    try:
-        bridge.run(run_tournament, store, tid, logs, display)
-    except LaunchError as exc:  # the stored configuration names a bot that cannot start
-        store.set_status(tid, "paused")
-        raise UsageError(f"{exc}; fix the bot in the configuration and run it again") from None
-    except BotPoolError as exc:  # a bot did not connect: may work on another try
-        store.set_status(tid, "paused")
-        raise UsageError(f"{exc}; resume with `craits tournament resume {tid}`") from None
-    except KeyboardInterrupt:
-        store.set_status(tid, "paused")
-        print(f"\ninterrupted; resume with `craits tournament resume {tid}`", file=sys.stderr)
-        return 130
-    display.close()
-    _print_standings(store, tid, args.json)
-    return 0
-
-
-def _stored(store: Store, args: argparse.Namespace) -> TournamentInfo:
-    """The tournament ``args.id`` names, or a usage error pointing at ``craits tournament list``."""
-    try:
-        return store.tournament(args.id)
-    except StoreError as exc:
-        raise UsageError(f"{exc} in {args.db} (see `craits tournament list`)") from None
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per tournament."""
-    with _open(args.db) as store:
+    db = database_path(args)
+    with open_results(db, "read") as store:
         infos = store.tournaments()
     if args.json:
         print_json({"tournaments": [
@@ -156,7 +66,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             for i in infos]})
         return 0
     if not infos:
-        print(f"no tournaments in {args.db}")
+        print(f"no tournaments in {db}")
     for i in infos:
         print(f"{i.id}  {i.status:<9} {i.jobs.get('done', 0):>5}/{i.total:<5} "
               f"{i.created}  {i.name}")
@@ -165,8 +75,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Standings (or every game as CSV) of one tournament."""
-    with _open(args.db) as store:
-        info = _stored(store, args)
+    db = database_path(args)
+    with open_results(db, "read") as store:
+        info = stored(store, args.id, db)
         if args.csv:
             writer = csv.DictWriter(sys.stdout, fieldnames=list(CSV_FIELDS))
             writer.writeheader()
@@ -175,45 +86,5 @@ def cmd_show(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"tournament {info.id}: {info.name}, {info.status}, "
                   f"{info.jobs.get('done', 0)}/{info.total} games")
-        _print_standings(store, args.id, args.json)
+        print_standings(store, args.id, args.json)
     return 0
-
-
-def _print_standings(store: Store, tid: str, as_json: bool) -> None:
-    standings = store.standings(tid)
-    config = store.config(tid)
-    verdict = match_verdict(config, store.results(tid)) if config.mode == "match" else None
-    if as_json:
-        extra = {"sprt": dataclasses.asdict(verdict)} if verdict else {}
-        print_json({"tournament": tid, **standings.to_dict(), **extra})
-        return
-    print(format_standings(standings))
-    if verdict is not None:
-        print(format_verdict(verdict, *config.bot_names[:2]))
-
-
-def format_verdict(v: SprtResult, a: str, b: str) -> str:
-    """One line on the A-vs-B sequential test."""
-    said = {"H1": f"accept H1: {a} is stronger than {b}",
-            "H0": f"accept H0: {a} is not stronger than {b}", "continue": "undecided so far"}
-    return (f"SPRT {a} vs {b}: {said[v.decision]}; LLR {v.llr:+.2f} in [{v.lower:+.2f}, "
-            f"{v.upper:+.2f}] after {v.deal_sets} deal sets ({v.wins}-{v.draws}-{v.losses}), "
-            f"{v.elo:+.0f} Elo")
-
-
-def format_standings(s: Standings) -> str:
-    """The final table: rank, bot, rating ± CI, games, mean points, wins, strikes."""
-    pct = round(s.confidence * 100)
-    lines = [
-        f"{s.games} games in {s.deal_sets} deal sets; ratings: Bradley-Terry on the Elo scale, "
-        f"{pct}% intervals from {s.resamples} bootstrap resamples of deal sets",
-        f"{'rank':>4}  {'bot':<20} {'rating':>7} {f'{pct}% interval':>17} {'games':>6} "
-        f"{'mean pts':>9} {'wins':>5} {'strikes':>7}",
-    ]
-    for r in s.rows:
-        interval = f"[{r.low:+.0f}, {r.high:+.0f}]"
-        lines.append(
-            f"{r.rank:>4}  {r.bot:<20} {r.rating:>+7.0f} {interval:>17} {r.stats.games:>6} "
-            f"{r.stats.mean_points:>9.1f} {r.stats.wins:>5} {r.stats.strikes:>7}"
-        )
-    return "\n".join(lines)

@@ -131,9 +131,10 @@ async def stop_all(hub: BotHub, bots: Sequence[BotProcess]) -> None:
 
 async def launch(
     hub: BotHub, address: str, spec: str, name: str, log_dir: Path,
-    extra_env: dict[str, str] | None = None,
+    extra_env: dict[str, str] | None = None, cwd: Path | None = None,
 ) -> BotProcess:
-    """Issue a token for ``name`` and start the SPEC's process with it."""
+    """Issue a token for ``name`` and start the SPEC's process with it, in ``cwd`` if given
+    (a SPEC may name files relative to the directory it was written for)."""
     entry = hub.issue_token(name)
     env = dict(os.environ)
     # A bot command saying "python3 my_bot.py" should get this interpreter and its packages.
@@ -146,7 +147,7 @@ async def launch(
     try:
         process = await trio.lowlevel.open_process(
             command_for(spec), env=env, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr,
-            start_new_session=True,
+            start_new_session=True, cwd=cwd,
         )
     except OSError as exc:
         raise LaunchError(f"cannot start bot {name!r} ({spec!r}): {exc}") from exc

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 from craits.engine import Move, MoveError, Rules
@@ -110,16 +109,6 @@ class StoredGame:
                 for f in self.faults
             ],
         }
-
-
-def open_existing(path: Path) -> Store:
-    """Open a results database that must already exist (reading must never create one)."""
-    if not path.is_file():
-        raise ReportError(f"no results database at {path} (see --db, or $CRAITS_DB)")
-    try:
-        return Store.open(path)
-    except (OSError, StoreError) as exc:
-        raise ReportError(f"cannot open results database {path}: {exc}") from None
 
 
 def load_game(store: Store, tournament_id: str, game_index: int) -> StoredGame:

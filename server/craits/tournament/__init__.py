@@ -12,7 +12,9 @@ Layering inside the package (each module imports only those above it)::
     stats          mean points, places, crosstable
     standings      everything a results table shows, pure over a list of results
     records        what the runner hands to the store when a game ends
-    schema, store  SQLite persistence: tournaments, jobs, games, event logs
+    schema, storefile, store
+                   SQLite persistence: tournaments, jobs, games, event logs; the file
+                   checked (whose it is, how it may be opened) before it is used
 
 Nothing here plays a game: the runner claims jobs from the store, plays them with the referee and
 records them; ``standings`` turns stored results into ratings. See ``docs/tournaments.md`` and

@@ -17,7 +17,7 @@ from typing import Final
 import trio
 
 from craits.referee.hub import BotEntry, RemoteSeat
-from craits.referee.launcher import BotProcess, launch, stop_all
+from craits.referee.launcher import BotProcess, command_for, launch, stop_all
 from craits.referee.server import Referee
 
 from .config import BotSpec
@@ -30,16 +30,37 @@ class BotPoolError(Exception):
     """A bot could not be brought into the tournament."""
 
 
+class BotStartError(BotPoolError):
+    """A launched bot did not come up: it exited, or never connected. Unlike a remote bot that
+    is late, trying again with the same command fails the same way."""
+
+
+def launch_spec(spec: BotSpec) -> str:
+    """What the launcher starts for a launched bot: its command, or a bundled bot's name."""
+    return spec.command if spec.kind == "command" else (spec.bundled or spec.name)
+
+
+def check_launchable(bots: tuple[BotSpec, ...]) -> None:
+    """``LaunchError`` for the first launched bot the launcher would refuse to start (a
+    misspelt bundled name or program): cheap, and worth doing before anything is stored."""
+    for spec in bots:
+        if spec.kind != "remote":
+            command_for(launch_spec(spec))
+
+
 class BotPool:
     """Bot name -> the hub entry that currently plays for it."""
 
     def __init__(
         self, referee: Referee, nursery: trio.Nursery, log_dir: Path,
         say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+        workdir: Path | None = None,
     ) -> None:
+        """``workdir``: where launched bots run (None: the current directory)."""
         self._referee = referee
         self._nursery = nursery
         self._log_dir = log_dir
+        self._workdir = workdir
         self._say = say
         self._entries: dict[str, BotEntry] = {}
         self._specs: dict[str, BotSpec] = {}
@@ -60,7 +81,8 @@ class BotPool:
         for spec in bots:
             timeout = remote_timeout_s if spec.kind == "remote" else LAUNCH_CONNECT_S
             if not await self._referee.hub.wait_connected(self._entries[spec.name], timeout):
-                raise BotPoolError(self._no_show(spec))
+                error = BotPoolError if spec.kind == "remote" else BotStartError
+                raise error(self._no_show(spec))
 
     async def seat(self, name: str) -> RemoteSeat:
         """A seat for bot ``name`` in a new game, restarting its process first if it died."""
@@ -77,9 +99,9 @@ class BotPool:
         await stop_all(self._referee.hub, list(self._processes.values()))
 
     async def _launch(self, spec: BotSpec) -> BotEntry:
-        command = spec.command if spec.kind == "command" else (spec.bundled or spec.name)
         process = await launch(
-            self._referee.hub, self._referee.address, command, spec.name, self._log_dir
+            self._referee.hub, self._referee.address, launch_spec(spec), spec.name, self._log_dir,
+            cwd=self._workdir,
         )
         self._processes[spec.name] = process
         self._entries[spec.name] = process.entry
@@ -89,8 +111,9 @@ class BotPool:
     def _no_show(self, spec: BotSpec) -> str:
         entry = self._entries[spec.name]
         if entry.dead:
-            return f"bot {spec.name!r} exited before connecting: {entry.dead_reason}"
+            return (f"bot {spec.name!r} failed to start: it exited before connecting: "
+                    f"{entry.dead_reason}")
         if spec.kind == "remote":
             return f"remote bot {spec.name!r} did not connect with its token in time"
         log = self._processes[spec.name].stderr_path
-        return f"bot {spec.name!r} started but never connected to the referee (see {log})"
+        return f"bot {spec.name!r} failed to start: it never connected to the referee (see {log})"

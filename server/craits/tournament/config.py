@@ -44,7 +44,8 @@ T = TypeVar("T")
 
 
 class ConfigError(ValueError):
-    """The configuration is malformed; the message starts with the path of the offending key."""
+    """The configuration is malformed; the message starts with the path of the offending key
+    (after the file's path, from ``load_config``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,24 +150,39 @@ def section_dict(value: TimeControl | FailurePolicy | SprtSettings) -> dict[str,
 
 # --------------------------------------------------------------------------- entry points
 def load_config(path: str | Path, bundled_names: Collection[str] | None = None) -> TournamentConfig:
-    """Read and validate a TOML file (``bundled_names``, if given, are the bots one may name)."""
+    """Read and validate a TOML file (``bundled_names``, if given, are the bots one may name).
+
+    Every ``ConfigError`` starts with the file's path, once, whatever is wrong: the file, its
+    TOML or a key.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    return parse_config(text, str(path), bundled_names)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it "
+                          "as UTF-8") from None
+    data = _toml(text, str(path))
+    try:
+        return config_from_dict(data, bundled_names)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
 def parse_config(
     text: str, source: str = "<config>", bundled_names: Collection[str] | None = None
 ) -> TournamentConfig:
     """Validate TOML text; a syntax error names ``source`` and the line."""
+    return config_from_dict(_toml(text, source), bundled_names)
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
+    """The parsed TOML; a syntax error names ``source`` and the line."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    return config_from_dict(data, bundled_names)
 
 
 def default_config(

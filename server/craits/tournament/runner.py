@@ -27,14 +27,20 @@ from craits.referee.running import sole_exception
 from craits.referee.server import open_referee
 
 from .botpool import BotPool
+from .config import TournamentConfig
 from .elo import OnlineElo
+from .lease import lease
 from .records import FinishedGame, LogEntry
 from .results import GameResult
 from .schedule import Job
 from .sprt import SprtResult, match_verdict
-from .store import Store
+from .store import Store, TournamentInfo
 
 REMOTE_CONNECT_S = 600.0
+
+
+class RunError(Exception):
+    """The stored tournament cannot be played as it stands (nothing was changed)."""
 
 
 @dataclass(slots=True)
@@ -170,21 +176,50 @@ async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
     host: str = "127.0.0.1",
 ) -> None:
-    """Play every pending game of a stored tournament (resuming whatever a dead run left)."""
-    store.reset_running(tournament_id)
-    store.set_status(tournament_id, "running")
-    try:
-        await _run(store, tournament_id, log_dir, hook, host)
-    except BaseExceptionGroup as group:
-        raise sole_exception(group) from None  # so callers can catch BotPoolError, LaunchError
-    store.set_status(tournament_id, "finished")
+    """Play every pending game of a stored tournament (resuming whatever a dead run left).
+
+    Launched bots run in the directory the tournament was started from (``bot_directory``).
+    The run holds the tournament's ``lease``: a second runner gets ``LeaseError`` before it
+    changes anything. The tournament ends ``finished``, or ``paused`` however else the run stops
+    (Ctrl-C, a bot that cannot start, an error): never ``running`` with no runner.
+    """
+    workdir = bot_directory(store.tournament(tournament_id), store.config(tournament_id))
+    with lease(log_dir, tournament_id):
+        store.reset_running(tournament_id)
+        store.set_status(tournament_id, "running")
+        finished = False
+        try:
+            await _run(store, tournament_id, log_dir, hook, host, workdir)
+            finished = True
+        except BaseExceptionGroup as group:
+            raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
+        finally:
+            store.set_status(tournament_id, "finished" if finished else "paused")
+
+
+def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None:
+    """Where the launched bots run: the directory the tournament was started from.
+
+    A command bot may name files relative to that directory, so a resume from anywhere else
+    would start the wrong program, or none, and spoil the games it plays; when the directory is
+    gone, such a tournament is refused rather than spoiled. Bundled and remote bots do not care
+    where they run, and a tournament stored without a directory runs in the current one.
+    """
+    workdir = info.workdir
+    if workdir is None or workdir.is_dir():
+        return workdir
+    if any(bot.kind == "command" for bot in config.bots):
+        raise RunError(f"tournament {info.id} was started in {workdir}, which no longer exists: "
+                       "its bot commands run there; restore that directory to resume it")
+    return None
 
 
 async def _run(
-    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook, host: str
+    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook, host: str,
+    workdir: Path | None,
 ) -> None:
     async with open_referee(host) as referee, trio.open_nursery() as nursery:
-        pool = BotPool(referee, nursery, log_dir)
+        pool = BotPool(referee, nursery, log_dir, workdir=workdir)
         try:
             run = _Run(store, tournament_id, pool, hook)
             await pool.start(run.config.bots, REMOTE_CONNECT_S)

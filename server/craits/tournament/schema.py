@@ -3,11 +3,15 @@
 The database's ``PRAGMA user_version`` is the number of migrations applied. Opening a store applies
 the missing ones in order, each in its own transaction together with the version bump, so a crash
 mid-upgrade leaves the previous version intact. Never edit a released migration: append one.
+From version 3 ``PRAGMA application_id`` is ``APPLICATION_ID``, so that no other program's SQLite
+file is ever taken for a store (``storefile.identify``).
 
 Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
 
 - ``tournaments``: id, name, the validated config (``TournamentConfig.to_dict``), seed, created,
-  status (created, running, paused, finished).
+  status (created, running, paused, finished), and (from version 2) ``workdir``: the directory
+  the tournament was started from, where its bot commands run on every resume (NULL for
+  tournaments stored before version 2: they run in the current directory).
 - ``jobs``: the schedule, one row per game, with the self-contained ``Job`` JSON in ``spec`` and
   a status: pending, running (claimed by a runner), done (its game is recorded), skipped (a
   match stopped early by its SPRT).
@@ -19,6 +23,13 @@ Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
 from __future__ import annotations
 
 from typing import Final
+
+APPLICATION_ID: Final = 0x43524149
+"""``PRAGMA application_id`` of a craits store: "CRAI" in ASCII."""
+
+TABLES: Final = frozenset({"tournaments", "jobs", "games", "events"})
+"""The tables every version of the store has: how a store from before ``APPLICATION_ID`` is
+recognized."""
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
@@ -70,6 +81,14 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             data TEXT NOT NULL,
             PRIMARY KEY (game_id, idx)
         ) WITHOUT ROWID""",
+    ),
+    (
+        # Bot commands may hold relative paths: a resume from elsewhere must run them where the
+        # tournament was started.
+        "ALTER TABLE tournaments ADD COLUMN workdir TEXT",
+    ),
+    (
+        f"PRAGMA application_id={APPLICATION_ID}",
     ),
 )
 """Migration i (0-based) takes the database from version i to version i + 1."""

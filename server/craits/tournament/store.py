@@ -42,8 +42,10 @@ from .config import TournamentConfig, config_from_dict
 from .records import FinishedGame, LogEntry
 from .results import GameResult
 from .schedule import Job, build_schedule
-from .schema import MIGRATIONS, SCHEMA_VERSION
 from .standings import Standings, compute_standings
+from .storefile import OPEN_MODES, open_connection
+from .storefile import OpenMode as OpenMode
+from .storefile import StoreError as StoreError
 
 TOURNAMENT_STATUSES: Final = ("created", "running", "paused", "finished")
 JOB_STATUSES: Final = ("pending", "running", "done", "skipped")
@@ -53,10 +55,6 @@ CSV_FIELDS: Final = (
     "place", "strikes", "forfeited", "started", "finished",
 )
 """Columns of ``export_rows``: one row per seat of every finished game."""
-
-
-class StoreError(Exception):
-    """The store cannot do what was asked (unknown tournament or job, newer schema, ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +68,9 @@ class TournamentInfo:
     status: str
     jobs: dict[str, int]
     """How many jobs are in each status (every status present, possibly 0)."""
+    workdir: Path | None = None
+    """The directory the tournament was started from: its bot commands run there (None for a
+    tournament stored before the store kept it)."""
 
     @property
     def total(self) -> int:
@@ -87,20 +88,21 @@ class Store:
 
     # ------------------------------------------------------------------ lifecycle
     @staticmethod
-    def open(path: str | Path, synchronous: str = "NORMAL") -> Store:
-        """Open (creating if needed) a store file; ``":memory:"`` for a throwaway one."""
+    def open(
+        path: str | Path, synchronous: str = "NORMAL", mode: OpenMode = "create"
+    ) -> Store:
+        """Open a store file; ``":memory:"`` for a throwaway one.
+
+        ``mode``: ``create`` (the file and its directory if missing), ``write`` (an existing
+        store) or ``read`` (an existing store, never written: no migration either). A file that
+        is not a store, or cannot be opened so, is a ``StoreError`` saying why, and is left as
+        it was (``storefile``).
+        """
         if synchronous not in ("NORMAL", "FULL"):
             raise StoreError(f"synchronous must be NORMAL or FULL, got {synchronous!r}")
-        db = sqlite3.connect(
-            str(path), timeout=30.0, isolation_level=None, check_same_thread=False
-        )
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={synchronous}")
-        db.execute("PRAGMA foreign_keys=ON")
-        store = Store(db)
-        store._migrate()
-        return store
+        if mode not in OPEN_MODES:
+            raise StoreError(f"mode must be one of {', '.join(OPEN_MODES)}, got {mode!r}")
+        return Store(open_connection(path, synchronous, mode))
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
@@ -131,29 +133,27 @@ class Store:
                     self._db.execute("ROLLBACK")
                 raise
 
-    def _migrate(self) -> None:
-        version = self.pragma("user_version")
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"the store has schema version {version}; this craits knows "
-                             f"{SCHEMA_VERSION}: upgrade craits")
-        for number in range(version, SCHEMA_VERSION):
-            with self._transaction() as db:
-                for statement in MIGRATIONS[number]:
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version={number + 1}")
-
     # ------------------------------------------------------------------ tournaments
-    def create_tournament(self, config: TournamentConfig, tournament_id: str | None = None) -> str:
-        """Store a tournament and its whole schedule (one transaction); returns its id."""
+    def create_tournament(
+        self, config: TournamentConfig, tournament_id: str | None = None,
+        workdir: Path | None = None,
+    ) -> str:
+        """Store a tournament and its whole schedule (one transaction); returns its id.
+
+        ``workdir`` is where its bot commands are to run, on this run and every resume (a
+        command may name files relative to it); None leaves them in whatever directory the
+        runner is in.
+        """
         tid = tournament_id or uuid.uuid4().hex[:10]
         jobs = build_schedule(config, tid)
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM tournaments WHERE id=?", (tid,)).fetchone():
                 raise StoreError(f"tournament {tid!r} already exists")
             db.execute(
-                "INSERT INTO tournaments (id, name, config, seed, created, status)"
-                " VALUES (?, ?, ?, ?, ?, 'created')",
-                (tid, config.name, _json(config.to_dict()), config.seed, _now()),
+                "INSERT INTO tournaments (id, name, config, seed, created, status, workdir)"
+                " VALUES (?, ?, ?, ?, ?, 'created', ?)",
+                (tid, config.name, _json(config.to_dict()), config.seed, _now(),
+                 None if workdir is None else str(workdir)),
             )
             db.executemany(
                 "INSERT INTO jobs (tournament_id, game_index, meeting_index, deal_set, rotation,"
@@ -180,8 +180,9 @@ class Store:
                 (tournament_id,),
             ):
                 counts[r["status"]] = r["n"]
+        workdir = dict(row).get("workdir")  # none in a version 1 store opened to read
         return TournamentInfo(row["id"], row["name"], row["seed"], row["created"], row["status"],
-                              counts)
+                              counts, None if workdir is None else Path(workdir))
 
     def config(self, tournament_id: str) -> TournamentConfig:
         """The configuration the tournament was created with."""
@@ -196,6 +197,18 @@ class Store:
         with self._transaction() as db:
             self._tournament_row(tournament_id)
             db.execute("UPDATE tournaments SET status=? WHERE id=?", (status, tournament_id))
+
+    def delete_tournament(self, tournament_id: str) -> None:
+        """Forget a tournament that has no recorded game (e.g. its bots could not start): it
+        holds nothing worth keeping. One with games is never deleted (``StoreError``)."""
+        with self._transaction() as db:
+            self._tournament_row(tournament_id)
+            played = db.execute("SELECT COUNT(*) FROM games g JOIN jobs j ON j.id = g.job_id"
+                                " WHERE j.tournament_id=?", (tournament_id,)).fetchone()[0]
+            if played:
+                raise StoreError(f"tournament {tournament_id!r} has {played} recorded games")
+            db.execute("DELETE FROM jobs WHERE tournament_id=?", (tournament_id,))
+            db.execute("DELETE FROM tournaments WHERE id=?", (tournament_id,))
 
     def _tournament_row(self, tournament_id: str) -> sqlite3.Row:
         row: sqlite3.Row | None = self._db.execute(

@@ -1,0 +1,167 @@
+"""``craits tournament run`` and ``resume``: playing a stored tournament, and every way it stops."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import shlex
+import sys
+from pathlib import Path
+
+from craits.referee import bridge
+from craits.referee.launcher import LaunchError
+from craits.tournament.botpool import BotPoolError, BotStartError, check_launchable
+from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
+from craits.tournament.lease import LeaseError, lease
+from craits.tournament.runner import RunError, bot_directory, run_tournament
+from craits.tournament.store import Store, TournamentInfo
+
+from .common import UsageError
+from .database import DEFAULT_DB, database_path, open_results
+from .live import LiveDisplay
+from .standings_text import print_standings, stored
+
+DEMO_BOTS = ("greedy", "random", "lowcard")
+DEMO_DEAL_SETS = 4
+
+
+def _bundled() -> list[str]:
+    from craits.referee.launcher import bundled_bots
+
+    return list(bundled_bots())
+
+
+def demo_config() -> TournamentConfig:
+    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games)."""
+    bots = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
+    config = default_config(bots, _bundled())
+    return dataclasses.replace(config, name="demo", deal_sets=DEMO_DEAL_SETS)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Create, then play."""
+    try:
+        config = load_config(args.file, _bundled()) if args.file else demo_config()
+        check_launchable(config.bots)
+    except ConfigError as exc:  # it names the file
+        raise UsageError(str(exc)) from None
+    except LaunchError as exc:
+        raise UsageError(f"{exc}; {_fix_advice(args)}") from None
+    db = database_path(args)
+    with open_results(db, "create") as store:
+        make_log_dir(log_dir(db))
+        tid = store.create_tournament(config, workdir=Path.cwd())
+        if not args.json:
+            print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
+                  f"(database {db})", file=sys.stderr)
+        return _play(store, tid, db, args, fresh=True)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Play what is left."""
+    db = database_path(args)
+    with open_results(db, "write") as store:
+        info = stored(store, args.id, db)
+        if not (info.jobs["pending"] or info.jobs["running"]):
+            return _already_finished(store, info, args.json)
+        _check_runnable(store, info, db)
+        if not args.json:
+            print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
+                  "games already played", file=sys.stderr)
+        return _play(store, args.id, db, args)
+
+
+def _already_finished(store: Store, info: TournamentInfo, as_json: bool) -> int:
+    """Nothing is left to play: say so and show the standings, as ``show`` would.
+
+    A run killed after its last game left the tournament "running"; it is finished now.
+    """
+    if info.status != "finished":
+        store.set_status(info.id, "finished")
+    skipped = info.jobs["skipped"]
+    note = f", {skipped} skipped once the SPRT decided" if skipped else ""
+    if not as_json:
+        print(f"tournament {info.id} is already finished ({info.jobs['done']} games "
+              f"played{note}): nothing to resume", file=sys.stderr)
+    print_standings(store, info.id, as_json)
+    return 0
+
+
+def _check_runnable(store: Store, info: TournamentInfo, db: Path) -> None:
+    """Refuse a tournament that cannot be played as stored, or that another process is running,
+    before saying anything else (the runner checks both again, for good)."""
+    make_log_dir(log_dir(db, info.id))
+    try:
+        bot_directory(info, store.config(info.id))
+        with lease(log_dir(db, info.id), info.id):
+            pass
+    except (RunError, LeaseError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _cannot_start(store: Store, tid: str, db: Path, args: argparse.Namespace, fresh: bool,
+                  exc: Exception) -> str:
+    """What to do about a bot that cannot start. Its command is stored with the tournament, so
+    a plain resume would fail the same way: a tournament this ``run`` just created, with no game
+    played, is dropped (the fixed configuration makes a new one); any other waits, paused, for
+    what the bot needs to be fixed where it runs."""
+    info = store.tournament(tid)
+    if fresh and not info.jobs["done"]:
+        store.delete_tournament(tid)
+        return f"{exc}; {_fix_advice(args)} (no tournament was kept)"
+    where = info.workdir or Path.cwd()
+    return (f"{exc}; tournament {tid} is paused, and its bots start as stored, in {where}: fix "
+            f"what the bot needs there, then `{resume_command(tid, db)}`")
+
+
+def _fix_advice(args: argparse.Namespace) -> str:
+    """How to fix a bot of a new tournament: its entry in the file, then ``run`` again."""
+    where = f"its [[bots]] entry in {args.file}" if args.file else "the bundled bots"
+    return f"fix the bot or {where}, then run the tournament again"
+
+
+def resume_command(tid: str, db: Path) -> str:
+    """The command that resumes ``tid``, with ``--db`` unless ``db`` is the default: the hint
+    must work as typed, also in a shell without this one's ``$CRAITS_DB``."""
+    words = ["craits", "tournament", "resume", tid]
+    if db != DEFAULT_DB:
+        words += ["--db", str(db)]
+    return shlex.join(words)
+
+
+def log_dir(db: Path, tid: str = "") -> Path:
+    """Where the bots' stderr logs go: ``logs/ID/`` beside the database."""
+    return db.parent / "logs" / tid
+
+
+def make_log_dir(path: Path) -> None:
+    """Make a log directory, or say why it cannot be made: before the tournament is created or
+    set running, so that no failure to make it leaves a tournament "running"."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        in_the_way = isinstance(exc, FileExistsError | NotADirectoryError)
+        why = "a file is in the way" if in_the_way else exc.strerror
+        raise UsageError(f"cannot create the bot log directory {path}: {why}") from None
+
+
+def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
+          fresh: bool = False) -> int:
+    """Play the tournament (the runner marks it paused however the run stops early);
+    ``fresh``: it was created by this command."""
+    display = LiveDisplay(quiet=args.quiet or args.json)
+    make_log_dir(log_dir(db, tid))
+    try:
+        bridge.run(run_tournament, store, tid, log_dir(db, tid), display)
+    except (RunError, LeaseError) as exc:  # refused before anything changed
+        raise UsageError(str(exc)) from None
+    except (LaunchError, BotStartError) as exc:  # its stored command would fail again
+        raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None
+    except BotPoolError as exc:  # a remote bot was late: it may come on another try
+        raise UsageError(f"{exc}; resume with `{resume_command(tid, db)}`") from None
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; resume with `{resume_command(tid, db)}`", file=sys.stderr)
+        return 130
+    display.close()
+    print_standings(store, tid, args.json)
+    return 0

@@ -1,0 +1,159 @@
+"""``craits tournament resume``: a stopped tournament goes on as it started, or says why not.
+
+Real processes throughout: ``craits`` runs as a user would start it, Ctrl-C is a real SIGINT, and
+the bots are real processes started by the referee.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import Result, Runner, done_games
+
+from craits.cli.database import DEFAULT_DB
+from craits.cli.tournament_play import resume_command
+
+MY_BOT = "from craits_bots.greedy import GreedyBot as MyBot\n"
+"""A bot module beside the configuration: importable only from the directory it is in."""
+
+CUP = """
+name = "relative"
+seed = 9
+table_size = 2
+deal_sets = 6
+concurrency = 1
+[rules]
+short_game = true
+[[bots]]
+name = "mine"
+command = "python3 -m craits_sdk run mybot:MyBot"
+[[bots]]
+name = "lowcard"
+"""
+GAMES = 12  # one meeting x 2 rotations x 6 deal sets
+
+Interrupt = Callable[..., Result]
+
+
+def start_and_interrupt(tmp_path: Path, interrupted: Interrupt) -> tuple[Path, Path, str]:
+    """Start the cup from ``tmp_path/a``, stop it with Ctrl-C after two games: (a, db, id)."""
+    home = tmp_path / "a"
+    home.mkdir()
+    (home / "mybot.py").write_text(MY_BOT)
+    (home / "cup.toml").write_text(CUP)
+    db = tmp_path / "results.sqlite"
+    stopped = interrupted("tournament", "run", "cup.toml", "--db", str(db), "--quiet",
+                          db=db, games=2, cwd=home)
+    assert stopped.status == 130, stopped.err
+    with sqlite3.connect(db) as con:
+        [(tid,)] = con.execute("SELECT id FROM tournaments").fetchall()
+    assert f"resume with `craits tournament resume {tid} --db {db}`" in stopped.err
+    return home, db, str(tid)
+
+
+def faults(db: Path) -> list[tuple[str, str]]:
+    """Every strike, forfeit or fault any recorded game logged."""
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT kind, data FROM events WHERE kind IN"
+                           " ('strike', 'forfeit', 'fault')").fetchall()
+
+
+def test_resume_from_another_directory_runs_bots_where_the_tournament_started(
+    tmp_path: Path, cli_process: Runner, interrupted: Interrupt
+) -> None:
+    _, db, tid = start_and_interrupt(tmp_path, interrupted)
+    elsewhere = tmp_path / "b"
+    elsewhere.mkdir()
+    resumed = cli_process("tournament", "resume", tid, "--db", str(db), "--json", cwd=elsewhere)
+    assert resumed.status == 0, resumed.err
+    assert resumed.json()["games"] == GAMES
+    assert faults(db) == []
+
+
+def test_resume_refuses_when_the_starting_directory_is_gone(
+    tmp_path: Path, cli_process: Runner, interrupted: Interrupt
+) -> None:
+    home, db, tid = start_and_interrupt(tmp_path, interrupted)
+    shutil.rmtree(home)
+    refused = cli_process("tournament", "resume", tid, "--db", str(db), cwd=tmp_path)
+    refused.assert_usage_error(f"was started in {home}, which no longer exists")
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT status FROM tournaments").fetchone() == ("paused",)
+
+
+def test_the_resume_hint_names_the_database_unless_it_is_the_default() -> None:
+    assert resume_command("abc", DEFAULT_DB) == "craits tournament resume abc"
+    assert resume_command("abc", Path("my results/t.sqlite")) == (
+        "craits tournament resume abc --db 'my results/t.sqlite'")
+
+
+TINY = """
+name = "tiny"
+table_size = 2
+deal_sets = 1
+[rules]
+short_game = true
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "lowcard"
+"""
+
+
+def test_resuming_a_finished_tournament_shows_its_standings(tmp_path: Path,
+                                                          cli_process: Runner) -> None:
+    (tmp_path / "tiny.toml").write_text(TINY)
+    db = str(tmp_path / "t.sqlite")
+    ran = cli_process("tournament", "run", "tiny.toml", "--db", db, "--json", cwd=tmp_path)
+    assert ran.status == 0, ran.err
+    tid = ran.json()["tournament"]
+    resumed = cli_process("tournament", "resume", tid, "--db", db)
+    assert resumed.status == 0, resumed.err
+    assert resumed.err == (f"tournament {tid} is already finished (2 games played): "
+                           "nothing to resume\n")
+    shown = cli_process("tournament", "show", tid, "--db", db)
+    assert shown.out.endswith(resumed.out)
+    with sqlite3.connect(db) as con:  # as a run killed right after its last game leaves it
+        con.execute("UPDATE tournaments SET status='running'")
+    con.close()
+    as_json = cli_process("tournament", "resume", tid, "--db", db, "--json")
+    assert as_json.status == 0 and as_json.err == ""
+    assert as_json.json() == ran.json()
+    listed = cli_process("tournament", "list", "--db", db, "--json").json()
+    assert listed["tournaments"][0]["status"] == "finished"
+
+
+LONG = TINY.replace("deal_sets = 1", "deal_sets = 10\nconcurrency = 1")
+
+
+def test_a_second_runner_of_a_running_tournament_is_refused(tmp_path: Path,
+                                                            cli_process: Runner) -> None:
+    (tmp_path / "long.toml").write_text(LONG)
+    db = tmp_path / "t.sqlite"
+    first = subprocess.Popen([sys.executable, "-m", "craits", "tournament", "run", "long.toml",
+                              "--db", str(db), "--json"], cwd=tmp_path, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while done_games(db) < 1:
+        assert first.poll() is None and time.monotonic() < deadline, first
+        time.sleep(0.05)
+    with sqlite3.connect(db) as con:
+        [(tid,)] = con.execute("SELECT id FROM tournaments").fetchall()
+    con.close()
+    second = cli_process("tournament", "resume", tid, "--db", str(db))
+    second.assert_usage_error(f"tournament {tid} is being run by another process "
+                              f"(pid {first.pid})")
+    out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert json.loads(out)["games"] == 20
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*), COUNT(DISTINCT job_id) FROM games").fetchone() == (
+            20, 20)
+    con.close()

@@ -1,0 +1,94 @@
+"""How ``craits tournament run`` and ``resume`` stop short: a clear line saying what to do next,
+and a tournament never left "running" with nothing running it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from conftest import Runner
+
+from craits.tournament.config import config_from_dict
+from craits.tournament.store import Store
+
+TINY = """
+name = "tiny"
+table_size = 2
+deal_sets = 1
+[rules]
+short_game = true
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "lowcard"
+"""
+
+
+def statuses(db: Path) -> list[str]:
+    """Every stored tournament's status, oldest first."""
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT status FROM tournaments ORDER BY created").fetchall()
+    con.close()
+    return [status for (status,) in rows]
+
+
+def test_run_refuses_a_log_directory_it_cannot_make_before_creating_anything(
+    cli_process: Runner, tmp_path: Path
+) -> None:
+    cup = tmp_path / "tiny.toml"
+    cup.write_text(TINY)
+    logs = tmp_path / "logs"
+    logs.write_text("not a directory")
+    db = tmp_path / "t.sqlite"
+    cli_process("tournament", "run", str(cup), "--db", str(db)).assert_usage_error(
+        f"cannot create the bot log directory {logs}: a file is in the way")
+    assert statuses(db) == []
+
+
+def test_resume_refuses_a_log_directory_it_cannot_make_and_changes_nothing(
+    cli_process: Runner, tmp_path: Path
+) -> None:
+    db = tmp_path / "t.sqlite"
+    with Store.open(db) as store:
+        store.create_tournament(config_from_dict(
+            {"table_size": 2, "bots": [{"name": "greedy"}, {"name": "lowcard"}]}), "t1")
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "t1").write_text("not a directory")
+    cli_process("tournament", "resume", "t1", "--db", str(db)).assert_usage_error(
+        f"cannot create the bot log directory {tmp_path / 'logs' / 't1'}: a file is in the way")
+    assert statuses(db) == ["created"]
+    listed = json.loads(cli_process("tournament", "list", "--db", str(db), "--json").out)
+    assert listed["tournaments"][0]["done"] == 0
+
+
+BROKEN = TINY.replace('name = "greedy"', 'name = "mine"\ncommand = "python3 missing.py"')
+
+
+def test_a_new_tournament_whose_bot_cannot_start_is_not_kept(cli_process: Runner,
+                                                            tmp_path: Path) -> None:
+    cup = tmp_path / "cup.toml"
+    cup.write_text(BROKEN)
+    db = tmp_path / "t.sqlite"
+    failed = cli_process("tournament", "run", str(cup), "--db", str(db), "--json", cwd=tmp_path)
+    failed.assert_usage_error(
+        "bot 'mine' failed to start: it exited before connecting", "missing.py",
+        f"fix the bot or its [[bots]] entry in {cup}, then run the tournament again "
+        "(no tournament was kept)")
+    assert "resume" not in failed.err
+    assert statuses(db) == []
+
+
+def test_resume_with_a_bot_that_cannot_start_says_what_to_fix(cli_process: Runner,
+                                                             tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    with Store.open(db) as store:
+        store.create_tournament(config_from_dict({"table_size": 2, "bots": [
+            {"name": "mine", "command": "python3 missing.py"}, {"name": "lowcard"}]}), "t1",
+            workdir=tmp_path)
+    failed = cli_process("tournament", "resume", "t1", "--db", str(db), "--json")
+    failed.assert_usage_error(
+        "bot 'mine' failed to start", f"tournament t1 is paused, and its bots start as stored, "
+        f"in {tmp_path}: fix what the bot needs there, then `craits tournament resume t1 --db "
+        f"{db}`")
+    assert statuses(db) == ["paused"]

@@ -1,0 +1,98 @@
+"""The store's file: whose file it is, migrations from older versions, and what each tournament
+keeps about where it was started."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from craits.tournament.config import config_from_dict
+from craits.tournament.runner import RunError, bot_directory
+from craits.tournament.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from craits.tournament.store import Store, StoreError
+
+from .test_store import small_config
+
+
+def version_1_store(path: Path) -> None:
+    """A store as craits left it before it kept the starting directory, with one tournament."""
+    with sqlite3.connect(path) as db:
+        for statement in MIGRATIONS[0]:
+            db.execute(statement)
+        db.execute("PRAGMA user_version=1")
+        db.execute("INSERT INTO tournaments (id, name, config, seed, created, status) VALUES"
+                   " ('old', 'old', '{}', 1, '2024-01-01T00:00:00.000+00:00', 'finished')")
+    db.close()
+
+
+def test_a_version_1_store_is_migrated_and_keeps_its_tournaments(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    version_1_store(path)
+    with Store.open(path) as store:
+        assert store.pragma("user_version") == SCHEMA_VERSION
+        assert store.pragma("application_id") == APPLICATION_ID
+        assert store.tournament("old").workdir is None
+        tid = store.create_tournament(small_config(), workdir=tmp_path)
+        assert store.tournament(tid).workdir == tmp_path
+
+
+def test_reading_an_old_store_neither_migrates_nor_writes_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    version_1_store(path)
+    before = path.read_bytes()
+    with Store.open(path, mode="read") as store:
+        assert [t.id for t in store.tournaments()] == ["old"]
+        assert store.tournament("old").workdir is None
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.set_status("old", "paused")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]
+
+
+@pytest.mark.parametrize("mode", ["read", "write"])
+def test_only_create_mode_makes_a_file(tmp_path: Path, mode: str) -> None:
+    with pytest.raises(StoreError, match="no such file"):
+        Store.open(tmp_path / "new" / "t.sqlite", mode=mode)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bot_commands_run_where_the_tournament_was_started(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "t.sqlite") as store:
+        commands = config_from_dict({"table_size": 2, "bots": [
+            {"name": "a", "command": "./a.sh"}, {"name": "b"}]})
+        here = store.create_tournament(commands, "here", workdir=tmp_path)
+        gone = store.create_tournament(commands, "gone", workdir=tmp_path / "gone")
+        bundled = store.create_tournament(small_config(), "bundled", workdir=tmp_path / "gone")
+        unknown = store.create_tournament(commands, "unknown")
+        assert bot_directory(store.tournament(here), commands) == tmp_path
+        with pytest.raises(RunError, match="gone, which no longer exists"):
+            bot_directory(store.tournament(gone), commands)
+        assert bot_directory(store.tournament(bundled), small_config()) is None
+        assert bot_directory(store.tournament(unknown), commands) is None
+
+
+def test_an_empty_file_becomes_a_store(tmp_path: Path) -> None:
+    path = tmp_path / "touched.sqlite"
+    path.write_bytes(b"")
+    with Store.open(path) as store:
+        assert store.pragma("application_id") == APPLICATION_ID
+        assert store.tournaments() == []
+
+
+@pytest.mark.parametrize(("user_version", "application_id"), [(0, 0), (1, 0), (3, 42)])
+def test_another_programs_database_is_refused_and_left_as_it_was(
+    tmp_path: Path, user_version: int, application_id: int
+) -> None:
+    path = tmp_path / "app.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY)")
+        db.execute(f"PRAGMA user_version={user_version}")
+        db.execute(f"PRAGMA application_id={application_id}")
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a craits results database"):
+        Store.open(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite"]
