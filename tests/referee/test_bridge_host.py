@@ -6,6 +6,7 @@ import asyncio
 import gc
 import os
 import signal
+import sys
 import threading
 from typing import Any
 
@@ -167,3 +168,17 @@ def test_a_message_composed_on_the_loops_next_pass_joins_the_packet_being_sent()
 
     asyncio.run(main())
     assert sent == [2, 1]
+
+
+def test_the_finished_run_is_not_kept_alive_by_trios_asyncgen_hooks() -> None:
+    """A guest run leaves its hooks installed; they held the run's outcome (a failed run's
+    traceback, and a grpc server that could not bind) until exit, which printed garbage."""
+    before = sys.get_asyncgen_hooks()
+
+    async def fail() -> None:
+        await trio.sleep(0)
+        raise ValueError("from trio")
+
+    with pytest.raises(ValueError):
+        bridge.run(fail)
+    assert sys.get_asyncgen_hooks() == before

@@ -5,13 +5,21 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from craits.cli.main import main
+from craits.engine import preset
+from craits.referee import bridge
+from craits.referee.game import GameSpec
+from craits.referee.match import run_match
 
 from .conftest import RAWBOT
 
@@ -84,3 +92,31 @@ def test_wrong_token_is_refused_in_band(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.communicate()
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run ``craits ARGV`` in process: exit 2 and one ``craits: error:`` line, which is returned."""
+    assert main(list(argv)) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.startswith("craits: error: ") and captured.err.count("\n") == 1
+    return captured.err
+
+
+def test_a_port_in_use_or_a_bad_host_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        err = _one_error_line(capsys, "serve", "--port", str(port), "--bot", "a", "--bot", "b")
+    assert f"cannot listen on 127.0.0.1:{port}: address in use or not available" in err
+    assert "(try --port 0)" in err
+    err = _one_error_line(capsys, "serve", "--host", "999.1.1.1", "--bot", "a", "--bot", "b")
+    assert "cannot listen on 999.1.1.1:50051" in err
+
+
+def test_every_referee_user_gets_the_same_clean_error(tmp_path: Path) -> None:
+    """``run_match`` (and ``check``/``play`` through ``running_bots``) raise it unwrapped."""
+    spec = GameSpec("listen", preset("standard"), 1)
+    with pytest.raises(bridge.ListenError, match=re.escape("cannot listen on 999.1.1.1:0")):
+        bridge.run(run_match, ["random", "random"], spec, tmp_path, "999.1.1.1")

@@ -69,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
     time_control, policy = time_from_args(args)
     try:
         results = bridge.run(_serve, args, bots, rules, time_control, policy)
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
+    except bridge.ListenError as exc:
+        raise UsageError(f"{exc} (try --port 0)") from None
     if results is None:
         print("craits: not every bot connected in time; no game played", file=sys.stderr)
         return 1
