@@ -77,15 +77,36 @@ class Options:
 
         ``ValueError`` says what is missing and how to give it, for every command that connects.
         """
+        source = "--server" if server else "CRAITS_SERVER"
         server = server or os.environ.get("CRAITS_SERVER")
         token = token if token is not None else os.environ.get("CRAITS_TOKEN")
         if not server:
             raise ValueError("no referee address: pass --server HOST:PORT or set CRAITS_SERVER")
+        check_address(server, source)
         if not token:
             raise ValueError("no bot token: pass --token TOKEN or set CRAITS_TOKEN")
         if attempts < 0:
             raise ValueError("--attempts must be 0 or more")
         return Options(server=server, token=token, attempts=attempts)
+
+
+MAX_PORT: Final = 65_535
+
+
+def check_address(address: str, source: str = "--server") -> None:
+    """``ValueError`` unless ``address`` is ``HOST:PORT`` with a port from 1 to 65535.
+
+    grpc dials whatever it is given: a port past 65535 wraps (``:99999`` dialled 34463), and an
+    address with no port or a non-numeric one failed each dial until the attempts ran out, so a
+    typo looked like a referee that is down. ``source`` names where the address came from.
+    """
+    host, _, port = address.rpartition(":")
+    valid = (
+        host.strip() != "" and not any(c.isspace() for c in host)
+        and port.isascii() and port.isdigit() and 1 <= int(port) <= MAX_PORT
+    )
+    if not valid:
+        raise ValueError(f"{source} {address!r} is not HOST:PORT with a port from 1 to {MAX_PORT}")
 
 
 class SessionLike(Protocol):

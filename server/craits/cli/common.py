@@ -5,13 +5,44 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from craits.engine import Rules, RulesError, rules_from_settings
 
 
 class UsageError(Exception):
     """A mistake by the user: printed as ``craits: error: ...`` with exit status 2."""
+
+
+MAX_PORT: Final = 65_535
+
+
+def int_range(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type=``: a whole number from ``low`` to ``high``, else a usage error that
+    names the option.
+
+    Numbers bound for the OS or the wire must be checked on the way in: out of range they used
+    to be accepted, then silently wrapped (a port modulo 65536) or refused deep in the referee,
+    where the failure was blamed on the bots.
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, got {value}")
+        return value
+
+    return parse
+
+
+port: Final = int_range(0, MAX_PORT)
+"""``type=`` of a port to listen on (0 asks the OS for a free one)."""
 
 
 def print_json(data: Any) -> None:

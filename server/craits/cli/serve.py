@@ -18,7 +18,7 @@ from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
 
-from .common import UsageError, add_rules_options, print_json, rules_from_args
+from .common import UsageError, add_rules_options, port, print_json, rules_from_args
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
         "played, seats rotating between games.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=50051, help="port; 0 picks a free one (50051)")
+    parser.add_argument("--port", type=port, default=50051, help="port; 0 picks a free one (50051)")
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="NAME[=TOKEN]",
                         help="a remote bot to expect (repeat, 2 to 10)")
     parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")

@@ -1,0 +1,36 @@
+"""Option values checked as the command line is read: ranges, formats, names.
+
+A bad value must be refused at once with an error that names the option, never accepted and then
+wrapped, re-dialled or failed inside the referee (where it was blamed on the bots).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from conftest import Runner  # tests/cli/conftest.py
+
+TWO_BOTS = ("--bot", "a", "--bot", "b")
+
+
+@pytest.mark.parametrize(("port", "problem"), [("99999", "at most 65535"), ("-1", "at least 0"),
+                                               ("http", "whole number")])
+def test_serve_refuses_a_port_out_of_range(cli: Runner, port: str, problem: str) -> None:
+    cli("serve", "--port", port, *TWO_BOTS).assert_option_error("--port", problem)
+
+
+@pytest.mark.parametrize("server", ["bad", "127.0.0.1:abc", "localhost:99999", ":50051",
+                                    "127.0.0.1:0", "local host:1"])
+def test_pipe_refuses_a_server_that_is_not_host_port(cli: Runner, server: str) -> None:
+    result = cli("pipe", "--server", server, "--token", "t", "--", "cat")
+    result.assert_usage_error("--server", repr(server), "HOST:PORT")
+
+
+def test_a_bad_craits_server_is_named_as_such(
+    cli: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CRAITS_SERVER", "localhost:99999")
+    cli("pipe", "--token", "t", "--", "cat").assert_usage_error("CRAITS_SERVER", "HOST:PORT")
