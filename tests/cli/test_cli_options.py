@@ -34,3 +34,11 @@ def test_a_bad_craits_server_is_named_as_such(
 ) -> None:
     monkeypatch.setenv("CRAITS_SERVER", "localhost:99999")
     cli("pipe", "--token", "t", "--", "cat").assert_usage_error("CRAITS_SERVER", "HOST:PORT")
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "soon"])
+@pytest.mark.parametrize("command", [("serve", *TWO_BOTS), ("check", "random")])
+def test_connect_timeout_is_a_positive_finite_number(
+    cli: Runner, command: tuple[str, ...], value: str
+) -> None:
+    cli(*command, "--connect-timeout", value).assert_option_error("--connect-timeout", "seconds")

@@ -9,7 +9,7 @@ from typing import Any
 from craits.referee import bridge
 from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
-from .common import UsageError, print_json
+from .common import UsageError, print_json, seconds
 
 
 def register(subparsers: Any) -> None:
@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--move-ms", type=int, default=1000,
                         help="time allowed per decision, no bank (1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the short game (1)")
-    parser.add_argument("--connect-timeout", type=float, default=15.0,
+    parser.add_argument("--connect-timeout", type=seconds, default=15.0,
                         help="seconds the bot may take to connect (15)")
     parser.add_argument("--log-dir", type=Path,
                         help="where the bot's stderr log goes (default: a new temp dir)")
@@ -41,8 +41,6 @@ def run(args: argparse.Namespace) -> int:
     """Validate, run the checks, print the report; 0 only if all passed."""
     if args.move_ms <= 0:
         raise UsageError("--move-ms must be positive")
-    if args.connect_timeout <= 0:
-        raise UsageError("--connect-timeout must be positive")
     options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, args.log_dir)
     report = bridge.run(run_checks, args.spec, options)
     if args.json:

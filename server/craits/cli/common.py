@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, Final
@@ -43,6 +44,21 @@ def int_range(low: int, high: int) -> Callable[[str], int]:
 
 port: Final = int_range(0, MAX_PORT)
 """``type=`` of a port to listen on (0 asks the OS for a free one)."""
+
+
+def seconds(text: str) -> float:
+    """An argparse ``type=`` for a timeout: a positive, finite number of seconds.
+
+    ``float`` alone lets through -1, 0, nan and inf, which trio refuses (a ValueError traceback)
+    or waits on forever.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
 
 
 def print_json(data: Any) -> None:

@@ -18,7 +18,7 @@ from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
 
-from .common import UsageError, add_rules_options, port, print_json, rules_from_args
+from .common import UsageError, add_rules_options, port, print_json, rules_from_args, seconds
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
                         help="a remote bot to expect (repeat, 2 to 10)")
     parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    parser.add_argument("--connect-timeout", type=float, default=600.0,
+    parser.add_argument("--connect-timeout", type=seconds, default=600.0,
                         help="seconds to wait for every bot to connect (600)")
     add_rules_options(parser)
     add_time_options(parser)
