@@ -42,3 +42,27 @@ def test_connect_timeout_is_a_positive_finite_number(
     cli: Runner, command: tuple[str, ...], value: str
 ) -> None:
     cli(*command, "--connect-timeout", value).assert_option_error("--connect-timeout", "seconds")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "problem"),
+    [
+        ("--move-ms", "5000000000", "at most 4294967295"),
+        ("--move-ms", "-5", "at least 1"),
+        ("--bank-ms", "-1", "at least 0"),
+        ("--bank-ms", "4294967296", "at most 4294967295"),
+        ("--max-retries", "99999999999", "at most 4294967295"),
+        ("--max-strikes", "0", "at least 1"),
+        ("--grace-ms", "-1", "at least 0"),
+    ],
+)
+@pytest.mark.parametrize("command", [("match", *TWO_BOTS), ("serve", *TWO_BOTS)])
+def test_time_and_policy_options_are_range_checked_by_name(
+    cli: Runner, command: tuple[str, ...], option: str, value: str, problem: str
+) -> None:
+    cli(*command, option, value).assert_option_error(option, problem)
+
+
+@pytest.mark.parametrize(("value", "problem"), [("99999999999999", "at most"), ("0", "at least 1")])
+def test_check_move_ms_is_range_checked(cli: Runner, value: str, problem: str) -> None:
+    cli("check", "random", "--move-ms", value).assert_option_error("--move-ms", problem)

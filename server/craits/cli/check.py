@@ -9,7 +9,8 @@ from typing import Any
 from craits.referee import bridge
 from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
-from .common import UsageError, print_json, seconds
+from .common import print_json, seconds
+from .timing import move_ms
 
 
 def register(subparsers: Any) -> None:
@@ -24,7 +25,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("spec", metavar="BOT_SPEC",
                         help="a bundled bot name (greedy, random, lowcard) or a shell command")
-    parser.add_argument("--move-ms", type=int, default=1000,
+    parser.add_argument("--move-ms", type=move_ms, default=1000,
                         help="time allowed per decision, no bank (1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the short game (1)")
     parser.add_argument("--connect-timeout", type=seconds, default=15.0,
@@ -39,8 +40,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, run the checks, print the report; 0 only if all passed."""
-    if args.move_ms <= 0:
-        raise UsageError("--move-ms must be positive")
     options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, args.log_dir)
     report = bridge.run(run_checks, args.spec, options)
     if args.json:
