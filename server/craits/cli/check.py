@@ -9,6 +9,7 @@ from typing import Any
 from craits.referee import bridge
 from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
+from .botlogs import BotLogs
 from .common import print_json, seconds
 from .timing import move_ms
 
@@ -40,7 +41,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, run the checks, print the report; 0 only if all passed."""
-    options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, args.log_dir)
+    logs = BotLogs(args.log_dir, "check")
+    options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, logs.path)
     report = bridge.run(run_checks, args.spec, options)
     if args.json:
         print_json(report.to_dict())

@@ -13,6 +13,7 @@ from craits.referee.launcher import LaunchError
 from craits.referee.match import run_match
 from craits.referee.running import NotConnected
 
+from .botlogs import BotLogs
 from .common import UsageError, add_rules_options, print_json, rules_from_args
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     time_control, policy = time_from_args(args)
     spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
     try:
-        result = bridge.run(run_match, args.bots, spec, args.log_dir)
+        result = bridge.run(run_match, args.bots, spec, BotLogs(args.log_dir, "match").path)
     except LaunchError as exc:
         raise UsageError(str(exc)) from None
     except NotConnected as exc:

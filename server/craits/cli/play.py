@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from craits.referee.launcher import LaunchError
 from craits.referee.policy import TimeControl
 from craits.referee.running import NotConnected
 
+from .botlogs import BotLogs
 from .common import UsageError, add_rules_options, rules_from_args
 from .results import format_result
 
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"play against 1 to 9 bots, got {len(args.bots)} (repeat --bot SPEC)")
     rules = rules_from_args(args)
     spec = GameSpec(f"play-{args.seed}", rules, args.seed, TimeControl(HUMAN_MOVE_MS, 0))
-    logs = args.log_dir or Path(tempfile.mkdtemp(prefix="craits-play-"))
+    logs = BotLogs(args.log_dir, "play").path
     human = HumanSeat()
     try:
         result = bridge.run(play_with_human, human, args.bots, spec, logs)
