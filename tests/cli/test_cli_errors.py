@@ -3,10 +3,15 @@ readers that stop early, Ctrl-C. One line naming the problem, never a traceback.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+from craits.cli import main as cli_main
 
 if TYPE_CHECKING:
     from conftest import Runner  # tests/cli/conftest.py
@@ -47,3 +52,33 @@ def test_a_record_file_that_fills_up_is_one_line_and_exit_1(cli: Runner) -> None
     assert result.status == 1 and result.out == ""
     assert result.err == ("craits: error: cannot write record file '/dev/full': "
                           "No space left on device\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ("rules", "show", "--json"),
+    ("simulate", "--games", "3"),
+    ("match", *TWO_BOTS, "--json", "--set", "short_game=true"),
+    ("check", "random", "--verbose"),
+])
+def test_a_reader_that_stops_early_is_not_a_traceback(argv: tuple[str, ...]) -> None:
+    """``craits ... | head -1``, made certain: stdout is a pipe whose reader is already gone."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "craits", *argv], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 141, proc.stderr
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+
+
+def test_ctrl_c_while_the_commands_load_is_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(name: str) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main.importlib, "import_module", interrupted)
+    assert cli_main.main(["rules", "show"]) == 130
+    assert capsys.readouterr().err == "craits: interrupted\n"
