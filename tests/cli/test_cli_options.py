@@ -66,3 +66,8 @@ def test_time_and_policy_options_are_range_checked_by_name(
 @pytest.mark.parametrize(("value", "problem"), [("99999999999999", "at most"), ("0", "at least 1")])
 def test_check_move_ms_is_range_checked(cli: Runner, value: str, problem: str) -> None:
     cli("check", "random", "--move-ms", value).assert_option_error("--move-ms", problem)
+
+
+def test_pipe_attempts_counts_failed_dials_so_it_is_at_least_1(cli: Runner) -> None:
+    result = cli("pipe", "--server", "h:1", "--token", "t", "--attempts", "0", "--", "cat")
+    result.assert_usage_error("--attempts", "at least 1")
