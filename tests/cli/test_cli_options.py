@@ -71,3 +71,10 @@ def test_check_move_ms_is_range_checked(cli: Runner, value: str, problem: str) -
 def test_pipe_attempts_counts_failed_dials_so_it_is_at_least_1(cli: Runner) -> None:
     result = cli("pipe", "--server", "h:1", "--token", "t", "--attempts", "0", "--", "cat")
     result.assert_usage_error("--attempts", "at least 1")
+
+
+@pytest.mark.parametrize("command", [("match", "--bot", "", "--bot", "random"), ("check", " "),
+                                     ("play", "--bot", "")])
+def test_an_empty_bot_spec_is_refused(cli: Runner, command: tuple[str, ...]) -> None:
+    option = "--bot" if "--bot" in command else "BOT_SPEC"
+    cli(*command).assert_option_error(option, "SPEC cannot be empty")

@@ -10,7 +10,7 @@ from craits.referee import bridge
 from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
 from .botlogs import BotLogs
-from .common import print_json, seconds
+from .common import bot_spec, print_json, seconds
 from .timing import move_ms
 
 
@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
         "king runs), then play one short game against random seats. A bad reply or a late one "
         "fails its check; there are no retries. Exit status 0 only if every check passes.",
     )
-    parser.add_argument("spec", metavar="BOT_SPEC",
+    parser.add_argument("spec", metavar="BOT_SPEC", type=bot_spec,
                         help="a bundled bot name (greedy, random, lowcard) or a shell command")
     parser.add_argument("--move-ms", type=move_ms, default=1000,
                         help="time allowed per decision, no bank (1000)")

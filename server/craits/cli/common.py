@@ -61,6 +61,15 @@ def seconds(text: str) -> float:
     return value
 
 
+def bot_spec(text: str) -> str:
+    """An argparse ``type=`` for a bot SPEC: anything but blank. An empty command started a
+    shell that exited at once, reported as "bot 'bot' never connected"."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "a bot SPEC cannot be empty: give a bundled bot name or a command")
+    return text
+
+
 def print_json(data: Any) -> None:
     """One JSON object on stdout (the ``--json`` contract: nothing else on stdout)."""
     json.dump(data, sys.stdout, separators=(",", ":"))

@@ -14,7 +14,7 @@ from craits.referee.match import run_match
 from craits.referee.running import NotConnected
 
 from .botlogs import BotLogs
-from .common import UsageError, add_rules_options, print_json, rules_from_args
+from .common import UsageError, add_rules_options, bot_spec, print_json, rules_from_args
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -30,6 +30,7 @@ def register(subparsers: Any) -> None:
         "seats follow the order of --bot.",
     )
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
+                        type=bot_spec,
                         required=True, help="a bot; give 2 to 10 (repeat the option)")
     parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
     add_rules_options(parser)

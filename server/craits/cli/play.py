@@ -15,7 +15,7 @@ from craits.referee.policy import TimeControl
 from craits.referee.running import NotConnected
 
 from .botlogs import BotLogs
-from .common import UsageError, add_rules_options, rules_from_args
+from .common import UsageError, add_rules_options, bot_spec, rules_from_args
 from .results import format_result
 
 
@@ -29,6 +29,7 @@ def register(subparsers: Any) -> None:
         "q quits. There is no time limit.",
     )
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
+                        type=bot_spec,
                         required=True, help="an opponent: bundled name or shell command "
                         "(repeat for 1 to 9 opponents)")
     parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
