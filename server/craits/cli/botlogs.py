@@ -1,19 +1,46 @@
-"""Where ``craits match``, ``check`` and ``play`` put their bots' stderr logs."""
+"""Where ``craits match``, ``check`` and ``play`` put their bots' stderr logs.
+
+A ``--log-dir`` the user names is always kept. Without one, each run gets a new temp dir, kept
+only when something failed (a bot that never connected, faults, a failed check, an unexpected
+error) and its path then shown; a clean run's logs say nothing anyone needs, and kept by every
+run they piled up in /tmp by the thousand.
+"""
 
 from __future__ import annotations
 
+import shutil
+import sys
 import tempfile
 from pathlib import Path
+from types import TracebackType
 
 from .common import UsageError
 
 
 class BotLogs:
-    """The directory for one run's bot logs: the user's ``--log-dir`` or a new temp dir."""
+    """The directory for one run's bot logs (a context: a clean temp dir is removed at exit)."""
 
     def __init__(self, given: Path | None, command: str) -> None:
         self.temporary = given is None
         self.path = _temp_dir(command) if given is None else _prepared(given)
+        self.kept = not self.temporary
+
+    def keep(self) -> Path:
+        """Something failed: the logs stay. Returns where they are, for the message."""
+        self.kept = True
+        return self.path
+
+    def __enter__(self) -> BotLogs:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        unexpected = kind is not None and not issubclass(kind, UsageError | KeyboardInterrupt)
+        if unexpected and self.temporary:  # the bots' logs may tell why
+            print(f"craits: bot logs: {self.keep()}", file=sys.stderr)
+        if not self.kept:
+            shutil.rmtree(self.path, ignore_errors=True)
 
 
 def _prepared(path: Path) -> Path:

@@ -41,9 +41,13 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, run the checks, print the report; 0 only if all passed."""
-    logs = BotLogs(args.log_dir, "check")
-    options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, logs.path)
-    report = bridge.run(run_checks, args.spec, options)
+    with BotLogs(args.log_dir, "check") as logs:
+        options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, logs.path)
+        report = bridge.run(run_checks, args.spec, options)
+        if not report.ok:
+            logs.keep()
+        elif logs.temporary:
+            report.stderr_log = ""  # removed with its clean temp dir
     if args.json:
         print_json(report.to_dict())
     else:

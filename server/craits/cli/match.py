@@ -48,13 +48,16 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
-    try:
-        result = bridge.run(run_match, args.bots, spec, BotLogs(args.log_dir, "match").path)
-    except LaunchError as exc:
-        raise UsageError(str(exc)) from None
-    except NotConnected as exc:
-        print(f"craits: {exc}", file=sys.stderr)
-        return 1
+    with BotLogs(args.log_dir, "match") as logs:
+        try:
+            result = bridge.run(run_match, args.bots, spec, logs.path)
+        except LaunchError as exc:
+            raise UsageError(str(exc)) from None
+        except NotConnected as exc:
+            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
+            return 1
+        if result.faults:
+            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
     if args.json:
         print_json(result_to_dict(result))
     else:

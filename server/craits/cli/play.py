@@ -45,15 +45,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"play against 1 to 9 bots, got {len(args.bots)} (repeat --bot SPEC)")
     rules = rules_from_args(args)
     spec = GameSpec(f"play-{args.seed}", rules, args.seed, TimeControl(HUMAN_MOVE_MS, 0))
-    logs = BotLogs(args.log_dir, "play").path
     human = HumanSeat()
-    try:
-        result = bridge.run(play_with_human, human, args.bots, spec, logs)
-    except LaunchError as exc:
-        raise UsageError(str(exc)) from None
-    except NotConnected as exc:
-        print(f"craits: {exc}", file=sys.stderr)
-        return 1
+    with BotLogs(args.log_dir, "play") as logs:
+        try:
+            result = bridge.run(play_with_human, human, args.bots, spec, logs.path)
+        except LaunchError as exc:
+            raise UsageError(str(exc)) from None
+        except NotConnected as exc:
+            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
+            return 1
+        if result is not None and result.faults:
+            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
     if result is None:
         return 0
     print()
