@@ -78,3 +78,9 @@ def test_pipe_attempts_counts_failed_dials_so_it_is_at_least_1(cli: Runner) -> N
 def test_an_empty_bot_spec_is_refused(cli: Runner, command: tuple[str, ...]) -> None:
     option = "--bot" if "--bot" in command else "BOT_SPEC"
     cli(*command).assert_option_error(option, "SPEC cannot be empty")
+
+
+@pytest.mark.parametrize("name", ["bad name", "émile", "_x", "x" * 65])
+def test_serve_bot_names_follow_the_tournament_rule(cli: Runner, name: str) -> None:
+    result = cli("serve", "--bot", name, "--bot", "b")
+    result.assert_usage_error(f"bad --bot {name!r}", "not a plain name")

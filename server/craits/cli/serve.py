@@ -17,6 +17,7 @@ from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
+from craits.tournament.config import BOT_NAME
 
 from .common import UsageError, add_rules_options, port, print_json, rules_from_args, seconds
 from .results import format_result, result_to_dict
@@ -58,6 +59,9 @@ def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
         name, sep, token = spec.partition("=")
         if not name or (sep and not token):
             raise UsageError(f"bad --bot {spec!r}: expected NAME or NAME=TOKEN")
+        if not BOT_NAME.fullmatch(name):  # the rule tournament configurations follow
+            raise UsageError(f"bad --bot {spec!r}: {name!r} is not a plain name (letters, "
+                             "digits, _ . + -; at most 64)")
         bots.append((name, token or None))
     if len({n for n, _ in bots}) != len(bots):
         raise UsageError("every --bot NAME must be different")
