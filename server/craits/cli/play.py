@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
         description="You are seat 0; each --bot is launched as its own process against a "
         "loopback referee. On your turn the table, your hand and your legal moves are shown; "
         "answer with a move's number, its text ('play 8C suit=H', 'draw') or a card ('7H'). "
-        "q quits. There is no time limit.",
+        "q quits (exit status 0; the input ending mid-game is status 1). There is no time limit.",
     )
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
                         type=bot_spec,
@@ -40,7 +40,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, play, print the result table (nothing if you quit)."""
+    """Validate, play, print the result table (nothing if you quit: status 0, or 1 if the
+    input ended first)."""
     if not 1 <= len(args.bots) <= 9:
         raise UsageError(f"play against 1 to 9 bots, got {len(args.bots)} (repeat --bot SPEC)")
     rules = rules_from_args(args)
@@ -56,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
         if result is not None and result.faults:
             print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
-    if result is None:
-        return 0
+    if result is None:  # quitting is a choice; input that ran out mid-game is a failure
+        return 1 if human.input_ended else 0
     print()
     print(format_result(result))
     return 0
