@@ -28,7 +28,7 @@ def add_connection_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", help="referee HOST:PORT (default: $CRAITS_SERVER)")
     parser.add_argument("--token", help="this bot's token (default: $CRAITS_TOKEN)")
     parser.add_argument(
-        "--attempts", type=int, default=8, help="re-dials in a row before giving up (8)"
+        "--attempts", type=int, default=8, help="failed dials in a row before giving up (8)"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="log only problems")
 

@@ -66,7 +66,8 @@ class Options:
     token: str
     """The token the referee issued for this bot."""
     attempts: int = 8
-    """Re-dials after a failed or dropped connection before giving up (restarts at each Welcome)."""
+    """Failed dials in a row before giving up, at least 1 (a stream that drops after its Welcome
+    is not a failed dial: the count restarts at each Welcome)."""
     backoff_s: float = 0.2
     """Wait before the first re-dial; doubles after each failed one."""
     max_backoff_s: float = 5.0
@@ -77,15 +78,36 @@ class Options:
 
         ``ValueError`` says what is missing and how to give it, for every command that connects.
         """
+        source = "--server" if server else "CRAITS_SERVER"
         server = server or os.environ.get("CRAITS_SERVER")
         token = token if token is not None else os.environ.get("CRAITS_TOKEN")
         if not server:
             raise ValueError("no referee address: pass --server HOST:PORT or set CRAITS_SERVER")
+        check_address(server, source)
         if not token:
             raise ValueError("no bot token: pass --token TOKEN or set CRAITS_TOKEN")
-        if attempts < 0:
-            raise ValueError("--attempts must be 0 or more")
+        if attempts < 1:
+            raise ValueError(f"--attempts must be at least 1, got {attempts}")
         return Options(server=server, token=token, attempts=attempts)
+
+
+MAX_PORT: Final = 65_535
+
+
+def check_address(address: str, source: str = "--server") -> None:
+    """``ValueError`` unless ``address`` is ``HOST:PORT`` with a port from 1 to 65535.
+
+    grpc dials whatever it is given: a port past 65535 wraps (``:99999`` dialled 34463), and an
+    address with no port or a non-numeric one failed each dial until the attempts ran out, so a
+    typo looked like a referee that is down. ``source`` names where the address came from.
+    """
+    host, _, port = address.rpartition(":")
+    valid = (
+        host.strip() != "" and not any(c.isspace() for c in host)
+        and port.isascii() and port.isdigit() and 1 <= int(port) <= MAX_PORT
+    )
+    if not valid:
+        raise ValueError(f"{source} {address!r} is not HOST:PORT with a port from 1 to {MAX_PORT}")
 
 
 class SessionLike(Protocol):
@@ -139,29 +161,44 @@ async def serve_session(
     stream the referee ends with status OK ends the process (``EXIT_OK``) instead of being
     re-dialled.
     """
-    failures = 0
+    failed = 0  # dials in a row that were not welcomed
+    welcomed = False  # once the referee has welcomed us, it is "gone", not "unreachable"
     while True:
         try:
             reason = await _connect_once(session, options, log, exit_at_end_of_stream)
         except _Fatal as fatal:
             return fatal.status
         lost = session.welcome is not None
-        if lost:
-            failures = 0
-        failures += 1
-        if failures > options.attempts:
-            log.error(
-                "the referee at %s is gone (%s); gave up after %d failed dials in a row",
-                options.server, reason, failures,
-            )
+        welcomed = welcomed or lost
+        failed = 0 if lost else failed + 1
+        if failed >= options.attempts:
+            _log_gave_up(log, options.server, reason, failed, welcomed)
             return EXIT_UNREACHABLE
-        delay = min(options.max_backoff_s, options.backoff_s * 2 ** (failures - 1))
-        log.warning(
-            "%s %s (%s); re-dialling in %.1f s (%d of %d)",
-            "lost the connection to" if lost else "cannot reach the referee at",
-            options.server, reason, delay, failures, options.attempts,
-        )
+        delay = min(options.max_backoff_s, options.backoff_s * 2 ** (failed + welcomed - 1))
+        _log_redial(log, options, reason, failed, delay)
         await asyncio.sleep(delay)
+
+
+def _log_redial(
+    log: logging.Logger, options: Options, reason: str, failed: int, delay: float
+) -> None:
+    """The warning before a re-dial: a stream that dropped, or the ``failed``-th failed dial."""
+    if failed == 0:
+        log.warning("lost the connection to the referee at %s (%s); re-dialling in %.1f s",
+                    options.server, reason, delay)
+    else:
+        log.warning("cannot reach the referee at %s (%s); re-dialling in %.1f s "
+                    "(failed dial %d of %d)", options.server, reason, delay, failed,
+                    options.attempts)
+
+
+def _log_gave_up(
+    log: logging.Logger, server: str, reason: str, failed: int, welcomed: bool
+) -> None:
+    """The last word: a referee that never answered is unreachable, one that did is gone."""
+    referee = f"the referee at {server}"
+    where = f"{referee} is gone" if welcomed else f"cannot reach {referee}"
+    log.error("%s (%s); gave up after %d failed dials in a row", where, reason, failed)
 
 
 async def _connect_once(

@@ -49,6 +49,20 @@ def test_a_child_that_exits_forfeits_its_seat_quickly(tmp_path: Path) -> None:
     assert result.seconds < 30
 
 
+def test_a_script_that_is_not_there_stops_the_pipe_and_its_seat_forfeits(
+    tmp_path: Path,
+) -> None:
+    """``bash first_legal.sh`` from the wrong directory: bash exits 127 in every game."""
+    missing = tmp_path / "no_such_script.sh"
+    result = match([pipe("bash", missing), pipe("bash", FIRST_LEGAL)], spec("pipe-127"),
+                   tmp_path)
+    assert result.forfeited == (True, False)
+    assert faults_of(result, 0) == ["crash"]
+    detail = result.faults[0].detail
+    assert f"pipe bot 'bash {missing}' exited with status 127 (command not found)" in detail
+    assert "no game can be played" in detail
+
+
 RECORDER = """
 n=0
 while IFS= read -r line; do

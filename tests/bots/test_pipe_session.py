@@ -119,19 +119,28 @@ def test_a_fatal_error_is_raised_and_unknown_games_are_ignored() -> None:
     asyncio.run(main())
 
 
-def test_a_child_that_cannot_start_answers_why_and_the_referee_refuses_it() -> None:
-    async def main() -> pb.MoveReply:
-        session = PipeSession(ChildSpec(("/nonexistent/bot",), None, {}))
+@pytest.mark.parametrize(("argv", "reason"), [
+    (("/nonexistent/bot",), "cannot start '/nonexistent/bot'"),
+    (("sh", "-c", "exit 127"), "pipe bot \"sh -c 'exit 127'\" exited with status 127 (command"),
+    (("sh", "-c", "exit 126"), "exited with status 126 (found but not executable)"),
+])
+def test_a_command_that_cannot_run_stops_the_pipe_and_sends_no_answer(
+    argv: tuple[str, ...], reason: str
+) -> None:
+    """Every game would fail alike: the pipe stops (its seats forfeit as a crashed bot's)
+    rather than passing its error message off as a move."""
+
+    async def main() -> str:
+        session = PipeSession(ChildSpec(argv, None, {"PATH": "/usr/bin:/bin"}))
         game = Game.new(RULES, 2, seed=4)
         session.handle(_start())
         session.handle(_decision(game, 1, 0))
-        reply = await _reply(session)
+        stopped = await asyncio.wait_for(session.stopped, 10)
+        await _quiet(session)
         await session.close()
-        return reply
+        return stopped
 
-    reply = asyncio.run(main())
-    assert reply.WhichOneof("choice") == "text"
-    assert reply.text.startswith("cannot start '/nonexistent/bot'")
+    assert reason in asyncio.run(main())
 
 
 SLOW_IN_ONE_GAME = 'while read -r l; do [ "$CRAITS_GAME_ID" = slow ] && sleep 1; echo 0; done'

@@ -45,6 +45,16 @@ class Result:
             assert fragment in lines[0]
 
 
+    def assert_option_error(self, option: str, *fragments: str) -> None:
+        """Exit 2 from argparse: the usage, then one error line naming ``option``; no traceback."""
+        assert self.status == 2, self
+        assert self.out == "" and "Traceback" not in self.err
+        last = self.err.splitlines()[-1]
+        assert "error: argument " in last and option in last, self.err
+        for fragment in fragments:
+            assert fragment in last, last
+
+
 Runner = Callable[..., Result]
 
 

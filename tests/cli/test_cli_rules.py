@@ -88,10 +88,18 @@ def test_explanation_agrees_with_engine_on_random_hands() -> None:
         (["rules", "show", "bogus"], "unknown preset 'bogus'"),
         (["rules", "show", "--set", "three_points=x"], "takes a whole number"),
         (["rules", "show", "--set", "face_cards"], "must look like field=value"),
+        (["rules", "score", "AH", "ah", "AH", "AH", "AH"], "5 x AH: no hand can hold more than 2"),
+        (["rules", "score", "10h,10H,10H"], "3 x 10H: no hand can hold more than 2"),
+        (["rules", "score", *["3"] * 9], "9 x 3: no hand can hold more than 8"),
+        (["rules", "score", "KS", *["K"] * 8], "9 x K: no hand can hold more than 8"),
     ],
 )
 def test_usage_errors(cli, argv: list[str], fragment: str) -> None:
     cli(*argv).assert_usage_error(fragment)
+
+
+def test_as_many_copies_as_two_decks_hold_are_scored(cli) -> None:
+    assert cli("rules", "score", "AH", "AH", "3H", "3H", *["3"] * 6, "--json").json()["score"] == 24
 
 
 # ----------------------------------------------------------------------------- show

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from craits.engine import Event, Move, preset
+from craits.engine import Event, Move, MoveError, preset
 from craits.referee import bridge
 from craits.referee.game import GameSpec, play_game
 from craits.referee.human import EntryError, HumanSeat, parse_entry
@@ -141,3 +141,11 @@ def test_events_read_in_the_right_person() -> None:
         "random drew 2 cards (a 7)"
     )
     assert describe(Event("shuffle", value=52), who) is None
+
+
+def test_a_bad_card_is_quoted_as_typed() -> None:
+    legal = position("play").build().legal_moves()
+    with pytest.raises(MoveError, match="bad card 'ZZ'"):
+        parse_entry("play ZZ", legal)
+    with pytest.raises(MoveError, match="starts with 'Fly'"):
+        parse_entry("Fly 7H", legal)

@@ -37,6 +37,13 @@ def test_q_quits_cleanly_with_no_result() -> None:
     assert "place" not in proc.stdout and "Traceback" not in proc.stderr
 
 
+def test_input_that_ends_mid_game_is_a_failure() -> None:
+    proc = _play("0\n", "--bot", "random")
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.rstrip().endswith("end of input: the game is abandoned.")
+    assert "Traceback" not in proc.stderr
+
+
 def test_a_bot_that_cannot_start_is_one_line() -> None:
     proc = _play("", "--bot", "sh -c 'exit 3'")  # starts, then dies before connecting
     assert proc.returncode == 1

@@ -6,6 +6,7 @@ import asyncio
 import gc
 import os
 import signal
+import sys
 import threading
 from typing import Any
 
@@ -225,3 +226,17 @@ def test_a_stream_left_with_too_many_unsent_messages_is_ended() -> None:
 
     gone, ended = bridge.run(main)
     assert gone and ended
+
+
+def test_the_finished_run_is_not_kept_alive_by_trios_asyncgen_hooks() -> None:
+    """A guest run leaves its hooks installed; they held the run's outcome (a failed run's
+    traceback, and a grpc server that could not bind) until exit, which printed garbage."""
+    before = sys.get_asyncgen_hooks()
+
+    async def fail() -> None:
+        await trio.sleep(0)
+        raise ValueError("from trio")
+
+    with pytest.raises(ValueError):
+        bridge.run(fail)
+    assert sys.get_asyncgen_hooks() == before

@@ -5,13 +5,24 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from craits.cli import serve
+from craits.cli.main import main
+from craits.engine import preset
+from craits.referee import bridge
+from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.hub import BotEntry, BotHub
+from craits.referee.match import run_match
+from craits.referee.seats import InProcessSeat, Seat
 
 from .conftest import RAWBOT
 
@@ -66,6 +77,7 @@ def test_remote_bots_play_with_printed_tokens(tmp_path: Path) -> None:
     assert [s["bot"] for s in games[0]["seats"]] == ["alice", "bob"]
     assert [s["bot"] for s in games[1]["seats"]] == ["bob", "alice"]
     assert all(g["hands_played"] == 8 and not g["faults"] for g in games)
+    assert json.loads(out)["interrupted"] is False
 
 
 def test_wrong_token_is_refused_in_band(tmp_path: Path) -> None:
@@ -84,3 +96,76 @@ def test_wrong_token_is_refused_in_band(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.communicate()
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run ``craits ARGV`` in process: exit 2 and one ``craits: error:`` line, which is returned."""
+    assert main(list(argv)) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.startswith("craits: error: ") and captured.err.count("\n") == 1
+    return captured.err
+
+
+def test_a_port_in_use_or_a_bad_host_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        err = _one_error_line(capsys, "serve", "--port", str(port), "--bot", "a", "--bot", "b")
+    assert f"cannot listen on 127.0.0.1:{port}: address in use or not available" in err
+    assert "(try --port 0)" in err
+    err = _one_error_line(capsys, "serve", "--host", "999.1.1.1", "--bot", "a", "--bot", "b")
+    assert "cannot listen on 999.1.1.1:50051" in err
+
+
+def test_every_referee_user_gets_the_same_clean_error(tmp_path: Path) -> None:
+    """``run_match`` (and ``check``/``play`` through ``running_bots``) raise it unwrapped."""
+    spec = GameSpec("listen", preset("standard"), 1)
+    with pytest.raises(bridge.ListenError, match=re.escape("cannot listen on 999.1.1.1:0")):
+        bridge.run(run_match, ["random", "random"], spec, tmp_path, "999.1.1.1")
+
+
+def _interrupted_in_game_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots 'connect' at once and play in process; Ctrl-C lands during the second game."""
+    played: list[GameSpec] = []
+
+    async def connected(self: BotHub, entry: BotEntry, timeout_s: float) -> bool:
+        return True
+
+    async def play(spec: GameSpec, seats: list[Seat]) -> GameResult:
+        played.append(spec)
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        first_legal = [InProcessSeat(n, lambda view, rules: view.legal_moves[0]) for n in "ab"]
+        return await play_game(spec, first_legal)
+
+    monkeypatch.setattr(BotHub, "wait_connected", connected)
+    monkeypatch.setattr(serve, "play_game", play)
+
+
+SHORT_SERVE = ("serve", "--port", "0", "--bot", "a", "--bot", "b", "--games", "3",
+               "--set", "short_game=true")
+
+
+def test_ctrl_c_keeps_the_games_already_printed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _interrupted_in_game_2(monkeypatch)
+    assert main(list(SHORT_SERVE)) == 130
+    captured = capsys.readouterr()
+    assert captured.out.startswith("game serve-1: seed 1, 8 hands")
+    assert "serve-2" not in captured.out
+    assert captured.err.endswith("craits: interrupted\n")
+
+
+def test_ctrl_c_with_json_prints_the_finished_games_marked_interrupted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _interrupted_in_game_2(monkeypatch)
+    assert main([*SHORT_SERVE, "--json"]) == 130
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    data = json.loads(out)
+    assert data["interrupted"] is True
+    assert [g["game_id"] for g in data["games"]] == ["serve-1"]

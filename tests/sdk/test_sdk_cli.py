@@ -9,10 +9,12 @@ import sys
 from collections.abc import Sequence
 
 import grpc.aio
+import pytest
 
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc
 from craits_bots.registry import launch_command
+from craits_sdk.cli import main as sdk_main
 
 from .fake_referee import (
     TIMEOUT_S,
@@ -109,3 +111,12 @@ def test_a_bad_bot_spec_is_a_clear_usage_error() -> None:
         done = _run_cli(["run", spec], env)
         assert done.returncode == 2, spec
         assert words in done.stderr, done.stderr
+
+
+def test_a_server_that_is_not_host_port_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["run", "craits_bots.random:RandomBot", "--token", "t", "--server", "localhost:99999"]
+    assert sdk_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("craits_sdk: error: --server 'localhost:99999' is not HOST:PORT")

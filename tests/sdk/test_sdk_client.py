@@ -339,10 +339,33 @@ def test_fatal_error_exits_with_its_status(code: int, expected: int) -> None:
     assert referee.connections == 1, "a refused bot does not dial again"
 
 
-def test_gives_up_when_the_referee_is_gone() -> None:
+def test_gives_up_after_attempts_failed_dials_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     options = Options(f"127.0.0.1:{free_port()}", "secret", attempts=2, backoff_s=0.01)
-    status = asyncio.run(asyncio.wait_for(serve(RecordingBot(), options), 30))
+    with caplog.at_level(logging.INFO, logger="craits_sdk"):
+        status = asyncio.run(asyncio.wait_for(serve(RecordingBot(), options), 30))
     assert status == EXIT_UNREACHABLE
+    messages = [r.getMessage() for r in caplog.records]
+    assert [m.split(" (")[-1] for m in messages[:-1]] == ["failed dial 1 of 2)"]
+    assert messages[-1].startswith(f"cannot reach the referee at {options.server} (")
+    assert messages[-1].endswith("; gave up after 2 failed dials in a row")
+
+
+def test_a_referee_that_welcomed_then_vanished_is_gone(caplog: pytest.LogCaptureFixture) -> None:
+    async def welcome_then_close(conn: Conn) -> None:
+        await conn.handshake()
+
+    async def unavailable(conn: Conn) -> None:
+        await conn.drop()
+
+    with caplog.at_level(logging.WARNING, logger="craits_sdk"):
+        status, referee = asyncio.run(
+            run_bot(RecordingBot(), [welcome_then_close, unavailable], attempts=2))
+    assert status == EXIT_UNREACHABLE
+    assert referee.connections == 3, "the drop, then 2 failed dials"
+    last = caplog.records[-1].getMessage()
+    assert " is gone (" in last and last.endswith("gave up after 2 failed dials in a row")
 
 
 def _events_pb(game: Game, seat: int, start: int, stop: int) -> list[pb.Event]:

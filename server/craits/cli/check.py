@@ -9,7 +9,9 @@ from typing import Any
 from craits.referee import bridge
 from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
-from .common import UsageError, print_json
+from .botlogs import BotLogs
+from .common import bot_spec, print_json, seconds
+from .timing import move_ms
 
 
 def register(subparsers: Any) -> None:
@@ -22,12 +24,12 @@ def register(subparsers: Any) -> None:
         "king runs), then play one short game against random seats. A bad reply or a late one "
         "fails its check; there are no retries. Exit status 0 only if every check passes.",
     )
-    parser.add_argument("spec", metavar="BOT_SPEC",
+    parser.add_argument("spec", metavar="BOT_SPEC", type=bot_spec,
                         help="a bundled bot name (greedy, random, lowcard) or a shell command")
-    parser.add_argument("--move-ms", type=int, default=1000,
+    parser.add_argument("--move-ms", type=move_ms, default=1000,
                         help="time allowed per decision, no bank (1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the short game (1)")
-    parser.add_argument("--connect-timeout", type=float, default=15.0,
+    parser.add_argument("--connect-timeout", type=seconds, default=15.0,
                         help="seconds the bot may take to connect (15)")
     parser.add_argument("--log-dir", type=Path,
                         help="where the bot's stderr log goes (default: a new temp dir)")
@@ -39,12 +41,13 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, run the checks, print the report; 0 only if all passed."""
-    if args.move_ms <= 0:
-        raise UsageError("--move-ms must be positive")
-    if args.connect_timeout <= 0:
-        raise UsageError("--connect-timeout must be positive")
-    options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, args.log_dir)
-    report = bridge.run(run_checks, args.spec, options)
+    with BotLogs(args.log_dir, "check") as logs:
+        options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, logs.path)
+        report = bridge.run(run_checks, args.spec, options)
+        if not report.ok:
+            logs.keep()
+        elif logs.temporary:
+            report.stderr_log = ""  # removed with its clean temp dir
     if args.json:
         print_json(report.to_dict())
     else:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
+from typing import Final
 
 from craits import __version__
 
@@ -31,19 +35,45 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERRUPTED: Final = 128 + signal.SIGINT
+EXIT_STDOUT_CLOSED: Final = 128 + signal.SIGPIPE
+"""What a shell shows for a program that SIGPIPE stopped, as ``yes | head -1`` does."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit status (0 ok, 1 failure, 2 usage error)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command; returns the exit status (0 ok, 1 failure, 2 usage error, 130 after
+    Ctrl-C, 141 when the reader of stdout went away).
+
+    Everything runs inside the handlers, building the parser too: it imports every command
+    module, which takes long enough for an early Ctrl-C to land there. Stdout is flushed here so
+    that a reader that left early (``| head``) is seen here, for every command alike, and not
+    by the interpreter's last flush.
+    """
     try:
+        args = build_parser().parse_args(argv)
         status: int = args.func(args)
+        sys.stdout.flush()
     except UsageError as exc:
         print(f"craits: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("craits: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return _stdout_closed()
     return status
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout left: nothing to report, and nothing more to write.
+
+    As Python's documentation advises (the signal module, "Note on SIGPIPE"), stdout is pointed
+    at devnull so that the output still buffered cannot fail again when the interpreter exits.
+    """
+    with contextlib.suppress(OSError, ValueError):  # a stdout with no descriptor (tests)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return EXIT_STDOUT_CLOSED
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ from craits.referee.launcher import LaunchError
 from craits.referee.match import run_match
 from craits.referee.running import NotConnected
 
-from .common import UsageError, add_rules_options, print_json, rules_from_args
+from .botlogs import BotLogs
+from .common import UsageError, add_rules_options, bot_spec, print_json, rules_from_args
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -29,6 +30,7 @@ def register(subparsers: Any) -> None:
         "seats follow the order of --bot.",
     )
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
+                        type=bot_spec,
                         required=True, help="a bot; give 2 to 10 (repeat the option)")
     parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
     add_rules_options(parser)
@@ -46,13 +48,16 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
-    try:
-        result = bridge.run(run_match, args.bots, spec, args.log_dir)
-    except LaunchError as exc:
-        raise UsageError(str(exc)) from None
-    except NotConnected as exc:
-        print(f"craits: {exc}", file=sys.stderr)
-        return 1
+    with BotLogs(args.log_dir, "match") as logs:
+        try:
+            result = bridge.run(run_match, args.bots, spec, logs.path)
+        except LaunchError as exc:
+            raise UsageError(str(exc)) from None
+        except NotConnected as exc:
+            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
+            return 1
+        if result.faults:
+            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
     if args.json:
         print_json(result_to_dict(result))
     else:

@@ -57,8 +57,21 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if shutil.which(args.command[0]) is None:
         raise UsageError(f"cannot run {args.command[0]!r}: not found or not executable")
+    _check_stderr_file(args.stderr)
     _configure_logging(args.quiet)
     return asyncio.run(run_pipe(args.command, options, args.stderr))
+
+
+def _check_stderr_file(path: Path | None) -> None:
+    """Open ``--stderr`` once before connecting: a path that cannot be appended to is a usage
+    error now rather than a traceback once the first game starts."""
+    if path is None:
+        return
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"cannot append to --stderr {path}: {exc.strerror or exc}") from None
 
 
 def _configure_logging(quiet: bool) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,8 @@ from craits.referee.launcher import LaunchError
 from craits.referee.policy import TimeControl
 from craits.referee.running import NotConnected
 
-from .common import UsageError, add_rules_options, rules_from_args
+from .botlogs import BotLogs
+from .common import UsageError, add_rules_options, bot_spec, rules_from_args
 from .results import format_result
 
 
@@ -26,9 +26,10 @@ def register(subparsers: Any) -> None:
         description="You are seat 0; each --bot is launched as its own process against a "
         "loopback referee. On your turn the table, your hand and your legal moves are shown; "
         "answer with a move's number, its text ('play 8C suit=H', 'draw') or a card ('7H'). "
-        "q quits. There is no time limit.",
+        "q quits (exit status 0; the input ending mid-game is status 1). There is no time limit.",
     )
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
+                        type=bot_spec,
                         required=True, help="an opponent: bundled name or shell command "
                         "(repeat for 1 to 9 opponents)")
     parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
@@ -39,22 +40,25 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, play, print the result table (nothing if you quit)."""
+    """Validate, play, print the result table (nothing if you quit: status 0, or 1 if the
+    input ended first)."""
     if not 1 <= len(args.bots) <= 9:
         raise UsageError(f"play against 1 to 9 bots, got {len(args.bots)} (repeat --bot SPEC)")
     rules = rules_from_args(args)
     spec = GameSpec(f"play-{args.seed}", rules, args.seed, TimeControl(HUMAN_MOVE_MS, 0))
-    logs = args.log_dir or Path(tempfile.mkdtemp(prefix="craits-play-"))
     human = HumanSeat()
-    try:
-        result = bridge.run(play_with_human, human, args.bots, spec, logs)
-    except LaunchError as exc:
-        raise UsageError(str(exc)) from None
-    except NotConnected as exc:
-        print(f"craits: {exc}", file=sys.stderr)
-        return 1
-    if result is None:
-        return 0
+    with BotLogs(args.log_dir, "play") as logs:
+        try:
+            result = bridge.run(play_with_human, human, args.bots, spec, logs.path)
+        except LaunchError as exc:
+            raise UsageError(str(exc)) from None
+        except NotConnected as exc:
+            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
+            return 1
+        if result is not None and result.faults:
+            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
+    if result is None:  # quitting is a choice; input that ran out mid-game is a failure
+        return 1 if human.input_ended else 0
     print()
     print(format_result(result))
     return 0

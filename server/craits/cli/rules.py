@@ -14,13 +14,15 @@ import inspect
 import itertools
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from craits.engine import PRESETS, Card, CardError, Rules, hand_score
 from craits.engine import rules as rules_module
 from craits.engine.cards import RANK, RANK_NAMES, SUIT_LETTERS
 from craits.engine.scoring import CARD_POINTS, ONLY_THREES_POINTS
+from craits.engine.state import MAX_PLAYERS, SINGLE_DECK_MAX
 
 from .common import UsageError, add_rules_options, print_json, rules_from_args
 
@@ -161,6 +163,8 @@ class HandCard:
 
 
 _SEPARATORS = re.compile(r"[,\s]+")
+MOST_DECKS: Final = 1 if MAX_PLAYERS <= SINGLE_DECK_MAX else 2
+"""The most decks any game deals from (bigger tables play with two)."""
 
 
 def parse_hand(texts: list[str]) -> list[HandCard]:
@@ -168,7 +172,21 @@ def parse_hand(texts: list[str]) -> list[HandCard]:
     tokens = [t for text in texts for t in _SEPARATORS.split(text) if t]
     if not tokens:
         raise UsageError("give at least one card, e.g. 'craits rules score A 3 3 6 7 9 K'")
-    return [parse_card(t) for t in tokens]
+    cards = [parse_card(t) for t in tokens]
+    check_copies(cards)
+    return cards
+
+
+def check_copies(cards: list[HandCard]) -> None:
+    """Refuse a hand no deal can give: a card more often than there are decks, or a rank (a
+    bare one stands for any card of it) more often than the decks hold it."""
+    named = Counter(c.label for c in cards if c.label != RANK_NAMES[c.card.rank])
+    ranks = Counter(RANK_NAMES[c.card.rank] for c in cards)
+    for label, n in itertools.chain(named.items(), ranks.items()):
+        most = MOST_DECKS * (1 if label in named else len(SUIT_LETTERS))
+        if n > most:
+            raise UsageError(f"{n} x {label}: no hand can hold more than {most} "
+                             f"(a game deals from at most {MOST_DECKS} decks)")
 
 
 def parse_card(token: str) -> HandCard:

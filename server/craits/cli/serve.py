@@ -17,8 +17,9 @@ from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
+from craits.tournament.config import BOT_NAME
 
-from .common import UsageError, add_rules_options, print_json, rules_from_args
+from .common import UsageError, add_rules_options, port, print_json, rules_from_args, seconds
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -31,14 +32,18 @@ def register(subparsers: Any) -> None:
         "and reflection). Each --bot NAME gets a token, printed at start; a bot connects with "
         "CRAITS_SERVER=HOST:PORT and CRAITS_TOKEN=TOKEN. When all have connected, the games are "
         "played, seats rotating between games.",
+        epilog="Each game's result is printed as soon as it ends, so Ctrl-C loses only the game "
+        "being played. With --json, one object is printed at the end, "
+        '{"games": [...], "interrupted": false}; after Ctrl-C it holds the games finished so '
+        'far and "interrupted": true (exit status 130).',
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=50051, help="port; 0 picks a free one (50051)")
+    parser.add_argument("--port", type=port, default=50051, help="port; 0 picks a free one (50051)")
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="NAME[=TOKEN]",
                         help="a remote bot to expect (repeat, 2 to 10)")
     parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    parser.add_argument("--connect-timeout", type=float, default=600.0,
+    parser.add_argument("--connect-timeout", type=seconds, default=600.0,
                         help="seconds to wait for every bot to connect (600)")
     add_rules_options(parser)
     add_time_options(parser)
@@ -54,6 +59,9 @@ def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
         name, sep, token = spec.partition("=")
         if not name or (sep and not token):
             raise UsageError(f"bad --bot {spec!r}: expected NAME or NAME=TOKEN")
+        if not BOT_NAME.fullmatch(name):  # the rule tournament configurations follow
+            raise UsageError(f"bad --bot {spec!r}: {name!r} is not a plain name (letters, "
+                             "digits, _ . + -; at most 64)")
         bots.append((name, token or None))
     if len({n for n, _ in bots}) != len(bots):
         raise UsageError("every --bot NAME must be different")
@@ -67,37 +75,52 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
+    finished: list[GameResult] = []
     try:
-        results = bridge.run(_serve, args, bots, rules, time_control, policy)
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
-    if results is None:
+        connected = bridge.run(_serve, args, bots, rules, time_control, policy, finished)
+    except bridge.ListenError as exc:
+        raise UsageError(f"{exc} (try --port 0)") from None
+    except KeyboardInterrupt:
+        if args.json:  # the games already played are not lost with the one being played
+            print_json(_games_json(finished, interrupted=True))
+        raise
+    if not connected:
         print("craits: not every bot connected in time; no game played", file=sys.stderr)
         return 1
     if args.json:
-        print_json({"games": [result_to_dict(r) for r in results]})
-    else:
-        print("\n\n".join(format_result(r) for r in results))
+        print_json(_games_json(finished, interrupted=False))
     return 0
+
+
+def _games_json(results: list[GameResult], interrupted: bool) -> dict[str, Any]:
+    return {"games": [result_to_dict(r) for r in results], "interrupted": interrupted}
 
 
 async def _serve(
     args: argparse.Namespace, bots: list[tuple[str, str | None]], rules: Rules,
-    time_control: TimeControl, policy: FailurePolicy,
-) -> list[GameResult] | None:
+    time_control: TimeControl, policy: FailurePolicy, finished: list[GameResult],
+) -> bool:
+    """Wait for every bot, then play the games into ``finished`` (the caller's, so that a
+    Ctrl-C keeps them); False if a bot did not connect in time."""
     async with open_referee(args.host, args.port) as referee:
         entries = [referee.hub.issue_token(name, token) for name, token in bots]
         _announce(referee, entries)
         for entry in entries:
             if not await referee.hub.wait_connected(entry, args.connect_timeout):
-                return None
+                return False
             print(f"connected: {entry.name}", file=sys.stderr)
-        results = []
         for g in range(args.games):
             order = entries[g % len(entries):] + entries[: g % len(entries)]
             spec = GameSpec(f"serve-{args.seed + g}", rules, args.seed + g, time_control, policy)
-            results.append(await play_game(spec, [referee.hub.seat_for(e) for e in order]))
-        return results
+            finished.append(await play_game(spec, [referee.hub.seat_for(e) for e in order]))
+            if not args.json:
+                _print_result(finished[-1], first=g == 0)
+        return True
+
+
+def _print_result(result: GameResult, first: bool) -> None:
+    """One game's table as soon as the game ends, a blank line between games."""
+    print(("" if first else "\n") + format_result(result), flush=True)
 
 
 def _announce(referee: Referee, entries: list[BotEntry]) -> None:

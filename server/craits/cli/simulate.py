@@ -45,9 +45,25 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, play, report."""
+    """Validate, play, report; exit status 1 if the record cannot be written mid-run."""
     validate(args.players, args.games)
     rules = rules_from_args(args)
+    try:
+        summary, wall = play(args, rules)
+    except OSError as exc:  # writing the record: a full disk, a device that refuses writes
+        print(f"craits: error: cannot write record file {args.record!r}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    report = summary_dict(summary, rules, args, wall)
+    if args.json:
+        print_json(report)
+    else:
+        print_summary(report, rules)
+    return 0
+
+
+def play(args: argparse.Namespace, rules: Rules) -> tuple[Summary, float]:
+    """Play the games, writing the record if asked; the summary and the wall-clock seconds."""
     with open_record(args.record) as record:
         progress = Progress(args.games) if sys.stderr.isatty() else None
         on_game = game_callback(record, progress)
@@ -58,12 +74,7 @@ def run(args: argparse.Namespace) -> int:
         wall = time.perf_counter() - start
         if progress is not None:
             progress.clear()
-    report = summary_dict(summary, rules, args, wall)
-    if args.json:
-        print_json(report)
-    else:
-        print_summary(report, rules)
-    return 0
+    return summary, wall
 
 
 def validate(players: int, games: int) -> None:

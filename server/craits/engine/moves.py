@@ -80,10 +80,13 @@ class Move(NamedTuple):
 
     @staticmethod
     def parse(text: str) -> Move:
-        """Parse a move's text form; the error says which part is wrong and what was expected."""
-        words = text.strip().lower().split()
+        """Parse a move's text form; the error says which part is wrong and what was expected.
+
+        Case does not matter, but the words keep theirs so that an error quotes what was typed.
+        """
+        words = text.split()
         one_card = False
-        if words and words[-1] in ("one-card", "one_card", "onecard"):
+        if words and words[-1].lower() in ("one-card", "one_card", "onecard"):
             one_card = True
             words = words[:-1]
         if not words:
@@ -91,7 +94,7 @@ class Move(NamedTuple):
                 f"empty move {text!r}: expected 'play CARD [suit=S] [one-card]' or 'draw'"
             )
         try:
-            return _PARSERS[words[0]](words[1:], one_card)
+            return _PARSERS[words[0].lower()](words[1:], one_card)
         except KeyError:
             raise MoveError(
                 f"bad move {text!r}: starts with {words[0]!r}; expected play, draw or suit"
@@ -107,7 +110,7 @@ def _parse_play(args: list[str], one_card: bool) -> Move:
     suit = -1
     if len(args) == 2:
         key, _, value = args[1].partition("=")
-        if key != "suit":
+        if key.lower() != "suit":
             raise MoveError(f"unknown play option {args[1]!r}: only suit=S is allowed")
         suit = parse_suit(value)
     return Move.play(card, suit, one_card)

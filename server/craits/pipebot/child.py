@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
@@ -21,6 +22,9 @@ TOO_LONG: Final = "(answer line longer than 1 MiB)"
 """Sent to the referee (which refuses it) in place of an over-long answer."""
 CLOSE_TIMEOUT_S: Final = 2.0
 """How long a child may take to exit after its stdin is closed, before it is killed."""
+CANNOT_RUN: Final = {126: "found but not executable", 127: "command not found"}
+"""Exit statuses by which a shell says that a command could not be run at all (``bash
+first_legal.sh`` from the wrong directory): every game would fail the same way."""
 
 
 class ChildGone(Exception):
@@ -68,14 +72,22 @@ class Child:
             return None
         return raw.decode(errors="replace").rstrip("\r\n")
 
+    @property
+    def cannot_run(self) -> bool:
+        """Whether the child exited with a status meaning its command cannot run here."""
+        return self.process.returncode in CANNOT_RUN
+
     async def gone_reason(self, wait_s: float = 0.5) -> str:
-        """Why the child no longer answers (its exit status, if it exits within ``wait_s``)."""
+        """Why the child no longer answers (its exit status, if it exits within ``wait_s``),
+        naming the whole command: ``bash`` alone would not say which script is wrong."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), wait_s)
         status = self.process.returncode
+        command = shlex.join(self.argv)
         if status is None:
-            return f"pipe bot {self.argv[0]!r} closed its stdout"
-        return f"pipe bot {self.argv[0]!r} exited with status {status}"
+            return f"pipe bot {command!r} closed its stdout"
+        meaning = f" ({CANNOT_RUN[status]})" if status in CANNOT_RUN else ""
+        return f"pipe bot {command!r} exited with status {status}{meaning}"
 
     async def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> int:
         """End of the game: close stdin (EOF), wait for the exit, kill if it takes too long."""

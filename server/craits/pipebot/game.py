@@ -26,6 +26,8 @@ LOG: Final = logging.getLogger("craits.pipe")
 
 Send = Callable[[pb.BotMessage], None]
 """Queues one reply for the referee (never blocks)."""
+Stop = Callable[[str], None]
+"""Stops the whole pipe, saying why: the command cannot run, so no game can be played."""
 Inbound = pb.DecisionRequest | pb.MoveRejected | pb.GameUpdate
 """The messages a game's task handles, in arrival order."""
 
@@ -54,12 +56,13 @@ class _Open:
 class PipeGame:
     """A game's child, history cursor and open decision, driven by one task (``run``)."""
 
-    def __init__(self, start: pb.GameStart, spec: ChildSpec, send: Send) -> None:
+    def __init__(self, start: pb.GameStart, spec: ChildSpec, send: Send, stop: Stop) -> None:
         self.game_id = start.game_id
         self.seat = start.seat
         self.rules = _rules_of(start)
         self._spec = spec
         self._send = send
+        self._stop = stop
         self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
         self.child: Child | None = None
         self._gone: str | None = None
@@ -107,7 +110,8 @@ class PipeGame:
             self._answer(req.decision_id, (), "0")
             return
         answer = await self._ask(line)
-        self._answer(req.decision_id, tuple(line["legal_moves"]), answer)
+        if answer is not None:
+            self._answer(req.decision_id, tuple(line["legal_moves"]), answer)
 
     async def _on_rejected(self, msg: pb.MoveRejected) -> None:
         LOG.warning("game %s decision %d: answer refused: %s (%d retries left)",
@@ -116,7 +120,8 @@ class PipeGame:
         if prior is None or prior.decision_id != msg.decision_id or msg.retries_left == 0:
             return  # a stale refusal, or the decision is closed: no answer is wanted
         answer = await self._ask(rejected_line(msg, prior.answer, prior.legal_moves))
-        self._answer(msg.decision_id, prior.legal_moves, answer)
+        if answer is not None:
+            self._answer(msg.decision_id, prior.legal_moves, answer)
 
     # ------------------------------------------------------------ helpers
     async def _start_child(self) -> None:
@@ -125,16 +130,25 @@ class PipeGame:
             self.child = await Child.start(self._spec.argv, self._spec.stderr, env)
         except ChildGone as exc:
             self._gone = str(exc)
-            LOG.error("game %s: %s", self.game_id, exc)
+            self._stop(self._gone)
 
-    async def _ask(self, line: dict[str, Any]) -> str:
-        """The child's answer; once it is gone, the reason, which the referee will refuse."""
+    async def _ask(self, line: dict[str, Any]) -> str | None:
+        """The child's answer; once it is gone, the reason, which the referee will refuse.
+
+        ``None`` (no answer at all) when the command cannot run: the pipe is stopping, and the
+        referee should see a bot that ended, not an error message passed off as a move.
+        """
         if self._gone is None and self.child is not None:
             answer = await self.child.ask(line)
             if answer is not None:
                 return answer
             self._gone = await self.child.gone_reason()
-            LOG.error("game %s: %s; its seat cannot play on", self.game_id, self._gone)
+            if self.child.cannot_run:
+                self._stop(self._gone)
+            else:
+                LOG.error("game %s: %s; its seat cannot play on", self.game_id, self._gone)
+        if self.child is None or self.child.cannot_run:
+            return None
         return self._gone or "(no pipe bot)"
 
     def _answer(self, decision_id: int, legal_moves: tuple[str, ...], answer: str) -> None:

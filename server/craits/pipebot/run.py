@@ -15,7 +15,7 @@ from collections.abc import Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from craits_sdk import Options
+from craits_sdk import EXIT_FAILURE, Options
 from craits_sdk.client import serve_session
 
 from .game import LOG, ChildSpec
@@ -42,11 +42,29 @@ async def run_pipe(
         spec = ChildSpec(tuple(argv), err_file, dict(os.environ if env is None else env))
         session = PipeSession(spec)
         try:
-            return await _until_sigterm(
-                serve_session(session, options, log=LOG, exit_at_end_of_stream=True)
-            )
+            status = await _until_sigterm(_serve_until_stopped(session, options))
         finally:
             await session.close()
+    if session.stopped.done():  # last, so that a referee's log of this bot ends with it
+        LOG.error("%s; stopping: no game can be played", session.stopped.result())
+    return status
+
+
+async def _serve_until_stopped(session: PipeSession, options: Options) -> int:
+    """The SDK's connection loop, cut short (``EXIT_FAILURE``) once a game finds that the
+    command cannot run: every other game would fail the same way, so the pipe ends at once and
+    its seats forfeit as a crashed bot's."""
+    serving = asyncio.ensure_future(
+        serve_session(session, options, log=LOG, exit_at_end_of_stream=True)
+    )
+    either: list[asyncio.Future[Any]] = [serving, session.stopped]
+    try:
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not serving.done():
+            serving.cancel()
+            await asyncio.gather(serving, return_exceptions=True)
+    return EXIT_FAILURE if session.stopped.done() else serving.result()
 
 
 async def _until_sigterm(work: Coroutine[Any, Any, int]) -> int:

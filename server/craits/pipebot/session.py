@@ -33,6 +33,8 @@ class PipeSession:
         self.ever_welcomed = False
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        self.stopped: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        """Set, with the reason, once a game found that the command cannot run at all."""
 
     def hello(self, token: str) -> pb.BotPacket:
         """The first packet of a new connection."""
@@ -77,7 +79,7 @@ class PipeSession:
         if msg.game_id in self.games:
             LOG.info("game %s resumed", msg.game_id)
             return
-        game = PipeGame(msg, self.spec, self.outbox.put_nowait)
+        game = PipeGame(msg, self.spec, self.outbox.put_nowait, self._stop)
         self.games[msg.game_id] = game
         self._tasks[msg.game_id] = asyncio.create_task(game.run(), name=f"game {msg.game_id}")
         LOG.info("game %s: seat %d, started %s", msg.game_id, msg.seat, " ".join(self.spec.argv))
@@ -92,6 +94,10 @@ class PipeSession:
         closing = asyncio.create_task(_close_after(task, game))
         self._closing.add(closing)
         closing.add_done_callback(self._closing.discard)
+
+    def _stop(self, reason: str) -> None:
+        if not self.stopped.done():
+            self.stopped.set_result(reason)
 
     def _route(self, msg: pb.DecisionRequest | pb.MoveRejected | pb.GameUpdate) -> None:
         game = self.games.get(msg.game_id)

@@ -50,6 +50,7 @@ import gc
 import logging
 import math
 import random
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, Final, TypeVar
@@ -233,7 +234,7 @@ class GrpcBridge:
         """The run's clock, when ``run`` started it: the streams start its polls."""
 
     async def start(self) -> int:
-        """(trio) Start serving; returns the bound port."""
+        """(trio) Start serving; returns the bound port (``ListenError`` if it cannot bind)."""
         hosting_loop()  # a clear error now rather than a confusing one later
         clock = trio.lowlevel.current_clock()
         self._polling = clock if isinstance(clock, PollingClock) else None
@@ -261,9 +262,11 @@ class GrpcBridge:
              reflection.SERVICE_NAME),
             server,
         )
-        port = server.add_insecure_port(f"{self.host}:{self.requested_port}")
-        if port == 0:
-            raise OSError(f"cannot listen on {self.host}:{self.requested_port}")
+        try:
+            port = _bind(server, f"{self.host}:{self.requested_port}")
+        except ListenError:
+            await server.stop(None)  # else grpc cleans it up at exit, on a loop that is gone
+            raise
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
@@ -271,12 +274,33 @@ class GrpcBridge:
         return port
 
 
+class ListenError(OSError):
+    """The referee cannot listen where it was asked to (the port is taken, or the host is not an
+    address of this machine); the message says where, for the command to show as it is."""
+
+
+def _bind(server: grpc.aio.Server, address: str) -> int:
+    """Add the listening port; ``ListenError`` when it cannot be bound.
+
+    grpcio reports a failed bind by raising a bare ``RuntimeError`` (older versions returned 0),
+    which says nothing a user can act on and is not an ``OSError``, so callers that handle
+    network errors would miss it.
+    """
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError:
+        port = 0
+    if port == 0:
+        raise ListenError(f"cannot listen on {address}: address in use or not available")
+    return port
+
+
 # ------------------------------------------------------------------ hosting trio on asyncio
 def run(async_fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     """``trio.run(async_fn, *args)``, hosted by a fresh asyncio event loop in this thread."""
     loop = asyncio.new_event_loop()
     try:
-        with _server_gc():
+        with _server_gc(), _asyncgen_hooks_restored():
             done: asyncio.Future[outcome.Outcome[T]] = loop.create_future()
             trio.lowlevel.start_guest_run(
                 async_fn, *args,
@@ -293,6 +317,22 @@ def run(async_fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         finally:
             loop.close()
     return result.unwrap()
+
+
+@contextlib.contextmanager
+def _asyncgen_hooks_restored() -> Iterator[None]:
+    """Put back this thread's async-generator hooks once the guest run is over.
+
+    A trio guest run installs its own hooks and leaves them behind, so they kept the finished
+    run alive, and with it its outcome: a failed run's traceback, and every object its frames
+    held (a grpc server that could not bind, say), until the interpreter's exit, when destroying
+    them printed a garbled "Error in sys.excepthook" after the command's own error.
+    """
+    old = sys.get_asyncgen_hooks()
+    try:
+        yield
+    finally:
+        sys.set_asyncgen_hooks(*old)
 
 
 @contextlib.contextmanager

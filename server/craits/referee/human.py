@@ -70,6 +70,8 @@ class HumanSeat(Seat):
         self.quit_scope = trio.CancelScope()
         """The runner wraps the game in this scope; quitting cancels it."""
         self.quitted = False
+        self.input_ended = False
+        """The game was abandoned because the input ran out, not because the person quit."""
 
     def say(self, text: str = "") -> None:
         """One line to the person."""
@@ -130,6 +132,7 @@ class HumanSeat(Seat):
             self._write(line if line.endswith("\n") else line + "\n")
         entry = line.strip()
         if not line or entry.lower() in QUIT_WORDS:
+            self.input_ended = not line
             await self._quit("end of input" if not line else "you quit")
         return entry
 

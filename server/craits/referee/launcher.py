@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -55,15 +56,51 @@ def _bot_path() -> str:
 
 
 def display_name(spec: str) -> str:
-    """A short name for a SPEC: the bundled name, or the command's first word."""
+    """A short name for a SPEC: the bundled name, else what the command runs.
+
+    ``python3 -u my_bot.py --fast`` is ``my_bot``, ``python -m pkg.bot`` is ``bot``, a pipe bot
+    is named after the program it wraps, and a command with no script (``python -c "..."``) after
+    its program (``python``): never an option such as ``-c``.
+    """
     if spec in bundled_bots():
         return spec
-    words = spec.split()
+    words = _words(spec)
     if words[:2] == ["craits", "pipe"] and "--" in words:
         words = words[words.index("--") + 1:]  # name a pipe bot after the program it wraps
-    while len(words) > 1 and Path(words[0]).name.rstrip("0123456789.") in _INTERPRETERS:
-        words = words[1:]
-    return Path(words[0]).stem if words else "bot"
+    program = next((w for w in words if not _is_setting(w)), "")
+    if Path(program).name.rstrip("0123456789.") in _INTERPRETERS:
+        return _script_name(words[words.index(program) + 1:]) or Path(program).name
+    return Path(program).stem or "bot"
+
+
+def _words(spec: str) -> list[str]:
+    """The SPEC's words as the shell would split them (quotes kept together when they match)."""
+    try:
+        return shlex.split(spec)
+    except ValueError:
+        return spec.split()
+
+
+def _is_setting(word: str) -> bool:
+    """``VAR=value`` before a command (or after ``env``)."""
+    name, sep, _ = word.partition("=")
+    return bool(sep) and name.isidentifier()
+
+
+def _script_name(args: list[str]) -> str:
+    """What an interpreter runs: the module of ``-m``, else its first plain argument; an
+    option or a setting is never a name, and ``-c`` (code on the command line) has none."""
+    for i, word in enumerate(args):
+        if word == "-m" and i + 1 < len(args):
+            return args[i + 1].rpartition(".")[2]
+        if word == "-c":
+            return ""
+        if word.startswith("-") or _is_setting(word):
+            continue
+        if Path(word).name.rstrip("0123456789.") in _INTERPRETERS:
+            return _script_name(args[i + 1:])  # env python bot.py
+        return Path(word).stem
+    return ""
 
 
 @dataclass(eq=False, slots=True)

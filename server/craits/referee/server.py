@@ -30,6 +30,8 @@ class Referee:
 async def open_referee(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[Referee]:
     """Serve on ``host:port`` (port 0 picks a free one) for the duration of the block.
 
+    Raises ``bridge.ListenError`` (an ``OSError``) when it cannot listen there.
+
     Needs an asyncio loop hosting this trio run: start the program with ``bridge.run``.
     """
     hub = BotHub()
