@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +59,54 @@ def test_remote_bot_joins_a_tournament_with_its_configured_token(tmp_path: Path)
     assert standings["games"] == 2
     rows = {r["bot"]: r for r in standings["rows"]}
     assert rows["friend"]["games"] == 2 and rows["friend"]["strikes"] == 0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_a_remote_bot_told_the_address_in_advance_joins_with_port(tmp_path: Path) -> None:
+    """--port fixes the referee's address, so an organiser can hand out CRAITS_SERVER before the
+    run: here the bot is started first and dials until the tournament listens."""
+    config = tmp_path / "remote.toml"
+    config.write_text(CONFIG)
+    port = _free_port()
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "craits_sdk", "run", "craits_bots.random:RandomBot"],
+        env={**os.environ, "CRAITS_SERVER": f"127.0.0.1:{port}",
+             "CRAITS_TOKEN": "friend-secret-token"},
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "craits", "tournament", "run", str(config), "--port",
+             str(port), "--db", str(tmp_path / "t.sqlite"), "--json"],
+            capture_output=True, text=True, timeout=180,
+        )
+        assert run.returncode == 0, run.stderr
+        assert f"CRAITS_SERVER=127.0.0.1:{port} " in run.stderr
+        assert bot.wait(timeout=30) == 0
+    finally:
+        bot.kill()
+    rows = {r["bot"]: r for r in json.loads(run.stdout)["rows"]}
+    assert rows["friend"]["games"] == 2
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    config = tmp_path / "remote.toml"
+    config.write_text(CONFIG)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run(
+            [sys.executable, "-m", "craits", "tournament", "run", str(config), "--port",
+             str(port), "--db", str(tmp_path / "t.sqlite")],
+            capture_output=True, text=True, timeout=120,
+        )
+    assert run.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,14 +51,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError("--json prints the whole record; --seat and --hand are for the text")
     game = read_game(database_path(args), args.tournament, args.game)
     if args.json:
-        return pipe_safe(lambda: print_json(game.to_dict()))
+        print_json(game.to_dict())
+        return 0
     _check_view(game, args.seat, args.hand)
     try:
         lines = render(game, args.seat, args.hand, Style(_colour()))
     except ReplayMismatch as exc:
         print(f"craits: error: {exc}", file=sys.stderr)
         return 1
-    return pipe_safe(lambda: sys.stdout.write("\n".join(lines) + "\n"))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
 
 
 def _check_view(game: StoredGame, seat: int | None, hand: int | None) -> None:
@@ -74,14 +75,3 @@ def _check_view(game: StoredGame, seat: int | None, hand: int | None) -> None:
 def _colour() -> bool:
     """ANSI only for a terminal, and never when NO_COLOR is set."""
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
-
-
-def pipe_safe(write: Callable[[], object]) -> int:
-    """Print; a reader that stops early (``| head``) is not an error."""
-    try:
-        write()
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    return 0

@@ -32,7 +32,8 @@ def add_time_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--max-strikes", type=int_range(1, UINT32_MAX), default=3,
                        help="strikes before forfeit (3)")
     group.add_argument("--grace-ms", type=count_or_ms, default=5000,
-                       help="how long a disconnected bot may take to reconnect (5000)")
+                       help="how long a seat may be away in one game, all its disconnections "
+                            "together, before it forfeits (5000)")
 
 
 def time_from_args(args: argparse.Namespace) -> tuple[TimeControl, FailurePolicy]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from craits.tournament.store import CSV_FIELDS
 
-from .common import print_json
+from .common import port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
 from .standings_text import print_standings, stored
 from .tournament_play import cmd_resume, cmd_run
@@ -52,6 +52,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print the final standings as one JSON object (no live table)")
     parser.add_argument("--quiet", action="store_true", help="no live progress")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address the referee listens on (127.0.0.1); remote bots on other "
+                        "machines need an address they can reach, e.g. 0.0.0.0")
+    parser.add_argument("--port", type=port, default=0,
+                        help="port the referee listens on (0, the default, picks a free one); "
+                        "fix one so remote bots can be told CRAITS_SERVER in advance")
 
 
 def cmd_list(args: argparse.Namespace) -> int:

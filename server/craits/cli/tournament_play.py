@@ -152,9 +152,12 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     display = LiveDisplay(quiet=args.quiet or args.json)
     make_log_dir(log_dir(db, tid))
     try:
-        bridge.run(run_tournament, store, tid, log_dir(db, tid), display)
+        bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host, args.port)
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
+    except bridge.ListenError as exc:
+        raise UsageError(f"{exc} (try another --port, or 0); resume with "
+                         f"`{resume_command(tid, db)}`") from None
     except (LaunchError, BotStartError) as exc:  # its stored command would fail again
         raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None
     except BotPoolError as exc:  # a remote bot was late: it may come on another try

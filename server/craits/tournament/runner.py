@@ -174,7 +174,7 @@ def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> Fini
 
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
-    host: str = "127.0.0.1",
+    host: str = "127.0.0.1", port: int = 0,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
@@ -189,7 +189,7 @@ async def run_tournament(
         store.set_status(tournament_id, "running")
         finished = False
         try:
-            await _run(store, tournament_id, log_dir, hook, host, workdir)
+            await _run(store, tournament_id, log_dir, hook, (host, port), workdir)
             finished = True
         except BaseExceptionGroup as group:
             raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
@@ -215,10 +215,10 @@ def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None
 
 
 async def _run(
-    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook, host: str,
-    workdir: Path | None,
+    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook,
+    address: tuple[str, int], workdir: Path | None,
 ) -> None:
-    async with open_referee(host) as referee, trio.open_nursery() as nursery:
+    async with open_referee(*address) as referee, trio.open_nursery() as nursery:
         pool = BotPool(referee, nursery, log_dir, workdir=workdir)
         try:
             run = _Run(store, tournament_id, pool, hook)
