@@ -19,6 +19,19 @@ import pytest
 
 from craits.cli.main import main
 
+TINY = """
+name = "tiny"
+table_size = 2
+deal_sets = 1
+[rules]
+short_game = true
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "lowcard"
+"""
+"""The smallest tournament: two bundled bots, one short game each way."""
+
 
 @dataclass
 class Result:

@@ -12,19 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Runner, not_mine
-
-TINY = """
-name = "tiny"
-table_size = 2
-deal_sets = 1
-[rules]
-short_game = true
-[[bots]]
-name = "greedy"
-[[bots]]
-name = "lowcard"
-"""
+from conftest import TINY, Runner, not_mine
 
 
 def other_programs_database(path: Path) -> Path:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import Result, Runner, done_games
+from conftest import TINY, Result, Runner, done_games
 
 from craits.cli.database import DEFAULT_DB
 from craits.cli.tournament_play import resume_command
@@ -94,17 +94,6 @@ def test_the_resume_hint_names_the_database_unless_it_is_the_default() -> None:
         "craits tournament resume abc --db 'my results/t.sqlite'")
 
 
-TINY = """
-name = "tiny"
-table_size = 2
-deal_sets = 1
-[rules]
-short_game = true
-[[bots]]
-name = "greedy"
-[[bots]]
-name = "lowcard"
-"""
 
 
 def test_resuming_a_finished_tournament_shows_its_standings(tmp_path: Path,

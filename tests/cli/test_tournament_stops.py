@@ -7,22 +7,10 @@ import json
 import sqlite3
 from pathlib import Path
 
-from conftest import Runner
+from conftest import TINY, Runner
 
 from craits.tournament.config import config_from_dict
 from craits.tournament.store import Store
-
-TINY = """
-name = "tiny"
-table_size = 2
-deal_sets = 1
-[rules]
-short_game = true
-[[bots]]
-name = "greedy"
-[[bots]]
-name = "lowcard"
-"""
 
 
 def statuses(db: Path) -> list[str]:
