@@ -114,9 +114,11 @@ def done_games(db: Path) -> int:
 
 @pytest.fixture
 def interrupted() -> Callable[..., Result]:
-    """Start ``craits *argv``, press Ctrl-C (SIGINT) once ``games`` games are in ``db``."""
+    """Start ``craits *argv``, press Ctrl-C (SIGINT, or send ``sig``) once ``games`` games are
+    in ``db``."""
 
-    def run(*argv: str, db: Path, games: int, cwd: Path | None = None) -> Result:
+    def run(*argv: str, db: Path, games: int, cwd: Path | None = None,
+            sig: signal.Signals = signal.SIGINT) -> Result:
         proc = subprocess.Popen([sys.executable, "-m", "craits", *argv], cwd=cwd, text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 120
@@ -124,7 +126,7 @@ def interrupted() -> Callable[..., Result]:
             assert proc.poll() is None, f"the run ended before it could be interrupted: {proc}"
             assert time.monotonic() < deadline, "the run made no progress"
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
         return Result(proc.returncode, out, err)
 

@@ -4,8 +4,10 @@ readers that stop early, Ctrl-C. One line naming the problem, never a traceback.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,3 +84,19 @@ def test_ctrl_c_while_the_commands_load_is_not_a_traceback(
     monkeypatch.setattr(cli_main.importlib, "import_module", interrupted)
     assert cli_main.main(["rules", "show"]) == 130
     assert capsys.readouterr().err == "craits: interrupted\n"
+
+
+@pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN])
+def test_sigterm_stops_a_command_like_ctrl_c(sigint: signal.Handlers) -> None:
+    """Also when started with SIGINT ignored, as a shell without job control starts a
+    background command (the SIGTERM is relayed as a SIGINT)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "craits", "simulate", "--games", "1000000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
+    )
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.endswith("craits: interrupted\n")

@@ -4,10 +4,12 @@ and a tournament never left "running" with nothing running it."""
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
-from conftest import TINY, Runner
+from conftest import TINY, Result, Runner
 
 from craits.tournament.config import config_from_dict
 from craits.tournament.store import Store
@@ -80,3 +82,37 @@ def test_resume_with_a_bot_that_cannot_start_says_what_to_fix(cli_process: Runne
         f"in {tmp_path}: fix what the bot needs there, then `craits tournament resume t1 --db "
         f"{db}`")
     assert statuses(db) == ["paused"]
+
+
+CUP = """
+name = "cup"
+table_size = 2
+deal_sets = 6
+[rules]
+short_game = true
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "lowcard"
+"""
+
+
+def test_sigterm_pauses_a_tournament_like_ctrl_c_and_resume_finishes_it(
+    tmp_path: Path, cli_process: Runner, interrupted: Callable[..., Result]
+) -> None:
+    """``kill`` (SIGTERM) used to leave the tournament 'running' and its bots orphaned."""
+    (tmp_path / "cup.toml").write_text(CUP)
+    db = tmp_path / "t.sqlite"
+    stopped = interrupted("tournament", "run", "cup.toml", "--db", str(db), "--quiet",
+                          db=db, games=2, cwd=tmp_path, sig=signal.SIGTERM)
+    assert stopped.status == 130, stopped.err
+    assert "Traceback" not in stopped.err and "resume with" in stopped.err
+    with sqlite3.connect(db) as con:
+        [(tid, status)] = con.execute("SELECT id, status FROM tournaments").fetchall()
+    assert status == "paused"
+    resumed = cli_process("tournament", "resume", tid, "--db", str(db), "--json", cwd=tmp_path)
+    assert resumed.status == 0, resumed.err
+    assert json.loads(resumed.out)["games"] == 12
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*), COUNT(DISTINCT job_id) FROM games").fetchone() == (
+            12, 12)

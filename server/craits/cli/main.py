@@ -8,7 +8,8 @@ import importlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from craits import __version__
@@ -42,13 +43,14 @@ EXIT_STDOUT_CLOSED: Final = 128 + signal.SIGPIPE
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit status (0 ok, 1 failure, 2 usage error, 130 after
-    Ctrl-C, 141 when the reader of stdout went away).
+    Ctrl-C or SIGTERM, 141 when the reader of stdout went away).
 
     Everything runs inside the handlers, building the parser too: it imports every command
     module, which takes long enough for an early Ctrl-C to land there. Stdout is flushed here so
     that a reader that left early (``| head``) is seen here, for every command alike, and not
     by the interpreter's last flush.
     """
+    restore = _stop_on_sigterm()
     try:
         args = build_parser().parse_args(argv)
         status: int = args.func(args)
@@ -61,7 +63,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return _stdout_closed()
+    finally:
+        restore()
     return status
+
+
+def _stop_on_sigterm() -> Callable[[], object]:
+    """Make ``kill`` (SIGTERM, what service managers and ``timeout`` send) stop a command the
+    way Ctrl-C does: a tournament is paused and its bots stopped, not left 'running' with its
+    bot processes orphaned. Returns what puts the previous handlers back (nothing to do off the
+    main thread, where handlers cannot be set).
+
+    SIGTERM is relayed as SIGINT, so that it arrives where Ctrl-C does (trio delivers it at a
+    checkpoint). A shell without job control starts background commands with SIGINT ignored;
+    SIGINT then gets Python's handler back, or the relay would do nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    term = signal.signal(signal.SIGTERM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
+    interrupt = signal.getsignal(signal.SIGINT)
+    if interrupt == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if term is None else term)
+        if interrupt == signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return restore
 
 
 def _stdout_closed() -> int:
