@@ -143,6 +143,32 @@ def test_a_command_that_cannot_run_stops_the_pipe_and_sends_no_answer(
     assert reason in asyncio.run(main())
 
 
+def test_a_child_that_answered_then_exits_127_fails_its_own_game_only() -> None:
+    """Status 127 after an answer means something the child ran is missing, not that the
+    command cannot run: this game's seat cannot play on, but the pipe (its other games) goes on."""
+
+    async def main() -> tuple[bool, pb.MoveReply]:
+        argv = ("sh", "-c", "read -r line; echo 0; exit 127")
+        session = PipeSession(ChildSpec(argv, None, {"PATH": "/usr/bin:/bin"}))
+        game = Game.new(RULES, 2, seed=4)
+        while game.to_act != 0:
+            game.apply(game.legal_moves()[0])
+        session.handle(_start())
+        session.handle(_decision(game, 1, 0))
+        assert (await _reply(session)).legal_index == 0
+        sent = len(game.events)
+        _seat0_turn(game)
+        session.handle(_decision(game, 2, sent))
+        second = await _reply(session)
+        stopped = session.stopped.done()
+        await session.close()
+        return stopped, second
+
+    stopped, second = asyncio.run(main())
+    assert not stopped
+    assert "exited with status 127" in second.text
+
+
 SLOW_IN_ONE_GAME = 'while read -r l; do [ "$CRAITS_GAME_ID" = slow ] && sleep 1; echo 0; done'
 
 

@@ -37,6 +37,8 @@ class Child:
     def __init__(self, process: asyncio.subprocess.Process, argv: Sequence[str]) -> None:
         self.process = process
         self.argv = tuple(argv)
+        self.answered = False
+        """Whether the child has answered at least once (so its command can run)."""
 
     @classmethod
     async def start(
@@ -70,12 +72,15 @@ class Child:
             return TOO_LONG
         if not raw:
             return None
+        self.answered = True
         return raw.decode(errors="replace").rstrip("\r\n")
 
     @property
     def cannot_run(self) -> bool:
-        """Whether the child exited with a status meaning its command cannot run here."""
-        return self.process.returncode in CANNOT_RUN
+        """Whether the child's command cannot run here: it exited with such a status before
+        answering anything. A child that answered, then exited 127 (a helper it runs is
+        missing), failed in this game only; the pipe's other games go on."""
+        return not self.answered and self.process.returncode in CANNOT_RUN
 
     async def gone_reason(self, wait_s: float = 0.5) -> str:
         """Why the child no longer answers (its exit status, if it exits within ``wait_s``),
