@@ -6,6 +6,7 @@ the bots are real processes started by the referee.
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import sqlite3
@@ -88,10 +89,14 @@ def test_resume_refuses_when_the_starting_directory_is_gone(
         assert con.execute("SELECT status FROM tournaments").fetchone() == ("paused",)
 
 
-def test_the_resume_hint_names_the_database_unless_it_is_the_default() -> None:
-    assert resume_command("abc", DEFAULT_DB) == "craits tournament resume abc"
-    assert resume_command("abc", Path("my results/t.sqlite")) == (
+def test_the_resume_hint_names_the_database_and_address_unless_they_are_the_defaults() -> None:
+    plain = argparse.Namespace(host="127.0.0.1", port=0)
+    assert resume_command("abc", DEFAULT_DB, plain) == "craits tournament resume abc"
+    assert resume_command("abc", Path("my results/t.sqlite"), plain) == (
         "craits tournament resume abc --db 'my results/t.sqlite'")
+    remote = argparse.Namespace(host="0.0.0.0", port=50999)  # remote bots were told this one
+    assert resume_command("abc", DEFAULT_DB, remote) == (
+        "craits tournament resume abc --host 0.0.0.0 --port 50999")
 
 
 

@@ -109,4 +109,9 @@ def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
         )
     assert run.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in run.stderr
+    assert "no tournament was kept" in run.stderr  # running again makes it anew
     assert "Traceback" not in run.stderr
+    listed = subprocess.run(
+        [sys.executable, "-m", "craits", "tournament", "list", "--db", str(tmp_path / "t.sqlite"),
+         "--json"], capture_output=True, text=True, timeout=60)
+    assert json.loads(listed.stdout)["tournaments"] == []

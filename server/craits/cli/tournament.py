@@ -13,7 +13,7 @@ from craits.tournament.store import CSV_FIELDS
 from .common import port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
 from .standings_text import print_standings, stored
-from .tournament_play import cmd_resume, cmd_run
+from .tournament_play import DEFAULT_HOST, cmd_resume, cmd_run
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +52,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print the final standings as one JSON object (no live table)")
     parser.add_argument("--quiet", action="store_true", help="no live progress")
-    parser.add_argument("--host", default="127.0.0.1",
+    parser.add_argument("--host", default=DEFAULT_HOST,
                         help="address the referee listens on (127.0.0.1); remote bots on other "
                         "machines need an address they can reach, e.g. 0.0.0.0")
     parser.add_argument("--port", type=port, default=0,

@@ -21,6 +21,8 @@ from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
 from .standings_text import print_standings, stored
 
+DEFAULT_HOST = "127.0.0.1"
+"""Where a tournament's referee listens unless ``--host`` says otherwise: this machine only."""
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 4
 
@@ -111,7 +113,20 @@ def _cannot_start(store: Store, tid: str, db: Path, args: argparse.Namespace, fr
         return f"{exc}; {_fix_advice(args)} (no tournament was kept)"
     where = info.workdir or Path.cwd()
     return (f"{exc}; tournament {tid} is paused, and its bots start as stored, in {where}: fix "
-            f"what the bot needs there, then `{resume_command(tid, db)}`")
+            f"what the bot needs there, then `{resume_command(tid, db, args)}`")
+
+
+def _cannot_listen(store: Store, tid: str, db: Path, args: argparse.Namespace, fresh: bool,
+                   exc: Exception) -> str:
+    """The referee could not listen where asked: a tournament this ``run`` just created is
+    dropped, as for a bot that cannot start (running again makes it anew); any other stays
+    paused, for a resume on another port."""
+    info = store.tournament(tid)
+    if fresh and not info.jobs["done"]:
+        store.delete_tournament(tid)
+        return f"{exc}; choose another --port (or 0) and run again (no tournament was kept)"
+    return (f"{exc}; tournament {tid} is paused: resume it on another --port "
+            f"(or 0): `{resume_command(tid, db, argparse.Namespace(**{**vars(args), 'port': 0}))}`")
 
 
 def _fix_advice(args: argparse.Namespace) -> str:
@@ -120,12 +135,17 @@ def _fix_advice(args: argparse.Namespace) -> str:
     return f"fix the bot or {where}, then run the tournament again"
 
 
-def resume_command(tid: str, db: Path) -> str:
-    """The command that resumes ``tid``, with ``--db`` unless ``db`` is the default: the hint
-    must work as typed, also in a shell without this one's ``$CRAITS_DB``."""
+def resume_command(tid: str, db: Path, args: argparse.Namespace) -> str:
+    """The command that resumes ``tid``, with ``--db`` unless ``db`` is the default, and the
+    address this run listened on unless it is the default: the hint must work as typed, also in
+    a shell without this one's ``$CRAITS_DB``, and remote bots told the address must find it."""
     words = ["craits", "tournament", "resume", tid]
     if db != DEFAULT_DB:
         words += ["--db", str(db)]
+    if args.host != DEFAULT_HOST:
+        words += ["--host", args.host]
+    if args.port:
+        words += ["--port", str(args.port)]
     return shlex.join(words)
 
 
@@ -156,14 +176,13 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except bridge.ListenError as exc:
-        raise UsageError(f"{exc} (try another --port, or 0); resume with "
-                         f"`{resume_command(tid, db)}`") from None
+        raise UsageError(_cannot_listen(store, tid, db, args, fresh, exc)) from None
     except (LaunchError, BotStartError) as exc:  # its stored command would fail again
         raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None
     except BotPoolError as exc:  # a remote bot was late: it may come on another try
-        raise UsageError(f"{exc}; resume with `{resume_command(tid, db)}`") from None
+        raise UsageError(f"{exc}; resume with `{resume_command(tid, db, args)}`") from None
     except KeyboardInterrupt:
-        print(f"\ninterrupted; resume with `{resume_command(tid, db)}`", file=sys.stderr)
+        print(f"\ninterrupted; resume with `{resume_command(tid, db, args)}`", file=sys.stderr)
         return 130
     display.close()
     print_standings(store, tid, args.json)
