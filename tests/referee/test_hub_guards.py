@@ -145,7 +145,8 @@ def _reply(req: pb.DecisionRequest, decision_id: int | None = None) -> pb.BotMes
         legal_index=0))
 
 
-def _game(answer: Callable[[ScriptedBot], Answer]) -> tuple[GameResult, ScriptedBot]:
+def _game(answer: Callable[[ScriptedBot], Answer], policy: FailurePolicy | None = None
+          ) -> tuple[GameResult, ScriptedBot]:
     """A 2-player game: seat 0 scripted by ``answer``, seat 1 always answering at once."""
     holder: list[ScriptedBot] = []
 
@@ -154,7 +155,7 @@ def _game(answer: Callable[[ScriptedBot], Answer]) -> tuple[GameResult, Scripted
         entries = [hub.issue_token("scripted"), hub.issue_token("plain")]
         holder.append(ScriptedBot(hub, entries[0], lambda r, n: answer(holder[0])(r, n)))
         ScriptedBot(hub, entries[1], lambda req, _: [_reply(req)])
-        spec = GameSpec("g", preset("standard"), 3)
+        spec = GameSpec("g", preset("standard"), 3, policy=policy or FailurePolicy())
         with trio.fail_after(20):
             return await play_game(spec, [hub.seat_for(e) for e in entries])
 
@@ -235,3 +236,36 @@ def test_the_grace_period_is_a_total_for_the_game_not_per_disconnection() -> Non
     assert _dropping_game(1000).faults == []
     faults = _dropping_game(300).faults
     assert [(f.seat, f.kind, f.forfeit) for f in faults] == [(0, "disconnect", True)]
+
+
+def test_a_stream_ended_for_abuse_leaves_its_seat_away_not_timing_out() -> None:
+    """After ``ERROR_CODE_ABUSE`` the bot is detached at once: its seat waits out the grace
+    period like any bot that is away (then forfeits), and no request follows the ``Error``."""
+    def answer(_: ScriptedBot) -> Answer:
+        def respond(req: pb.DecisionRequest, seen: int) -> list[pb.BotMessage]:
+            bogus = pb.BotMessage(move=pb.MoveReply(game_id="no such game", legal_index=0))
+            flood = [bogus] * (hub_module._REFUSALS_PER_S + 1) if seen == 3 else []
+            return [*flood, _reply(req)]
+        return respond
+
+    result, bot = _game(answer, FailurePolicy(grace_ms=200))
+    assert [(f.seat, f.kind, f.forfeit) for f in result.faults] == [(0, "disconnect", True)]
+    cases = [m.WhichOneof("payload") for m in bot.streams[0]]
+    assert cases[-1] == "error" and bot.streams[0][-1].error.code == pb.ERROR_CODE_ABUSE
+
+
+def test_a_full_inbox_still_takes_the_disconnect_marker() -> None:
+    """Replies beyond the cap are refused, but the marker that wakes a waiting decision when its
+    bot's stream changes must never be lost with them."""
+    inbox = hub_module.Mailbox()
+    reply = pb.MoveReply(game_id="g", decision_id=1)
+    assert all(inbox.put(reply) for _ in range(hub_module._INBOX_SIZE))
+    assert not inbox.put(reply)
+    assert inbox.put(None)
+
+    async def last() -> pb.MoveReply | None:
+        for _ in range(hub_module._INBOX_SIZE):
+            await inbox.get()
+        return await inbox.get()
+
+    assert trio.run(last) is None

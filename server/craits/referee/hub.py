@@ -244,13 +244,22 @@ class BotHub:
         )))
 
     def _fatal(self, session: Session, code: pb.ErrorCode.ValueType, message: str) -> None:
-        """Send the stream an ``Error`` and end it; nothing it sends afterwards is handled."""
+        """Send the stream an ``Error`` and end it; nothing it sends afterwards is handled.
+
+        Its bot is detached at once rather than when the stream has closed: until then, requests
+        would go on being queued behind the ``Error`` and time out unanswered, charged as
+        strikes instead of the grace period of a bot that is away.
+        """
         if session.ended:
             return
         session.ended = True
         self._waiting_hello.pop(session.session_id, None)
         session.send(pb.RefereeMessage(error=pb.Error(code=code, message=message)))
         session.close()
+        entry = session.bot
+        if entry is not None and entry.session is session:
+            entry.session = None
+            self._disconnect(entry)
 
     def _disconnect(self, entry: BotEntry) -> None:
         for seat in entry.seats.values():
@@ -268,8 +277,9 @@ class Mailbox:
     """Replies for one seat, and the game task waiting for the next one.
 
     A memory channel without its generality: one waiting task at most, parked and woken with
-    ``trio.lowlevel`` directly (``put`` and ``get`` run once per decision each). Replies beyond
-    ``_INBOX_SIZE`` unread ones are dropped, so a flooding bot cannot grow the referee's memory.
+    ``trio.lowlevel`` directly (``put`` and ``get`` run once per decision each). A reply beyond
+    ``_INBOX_SIZE`` unread ones is not kept (``put`` says so, and the seat refuses it in band),
+    so a flooding bot cannot grow the referee's memory; the disconnect marker is always kept.
     """
 
     __slots__ = ("_replies", "_waiter")
@@ -285,7 +295,7 @@ class Mailbox:
         if waiter is not None:
             self._waiter = None
             trio.lowlevel.reschedule(waiter, outcome.Value(reply))
-        elif len(self._replies) < _INBOX_SIZE:
+        elif reply is None or len(self._replies) < _INBOX_SIZE:  # the marker is never dropped
             self._replies.append(reply)
         else:
             return False
