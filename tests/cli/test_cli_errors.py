@@ -59,6 +59,7 @@ def test_a_record_file_that_fills_up_is_one_line_and_exit_1(cli: Runner) -> None
 @pytest.mark.parametrize("argv", [
     ("rules", "show", "--json"),
     ("simulate", "--games", "3"),
+    ("simulate", "--games", "200", "--record", "/dev/stdout"),
     ("match", *TWO_BOTS, "--json", "--set", "short_game=true"),
     ("check", "random", "--verbose"),
 ])

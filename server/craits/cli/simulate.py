@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     try:
         summary, wall = play(args, rules)
+    except BrokenPipeError:  # a record read through a pipe whose reader left: main's to handle
+        raise
     except OSError as exc:  # writing the record: a full disk, a device that refuses writes
         print(f"craits: error: cannot write record file {args.record!r}: {exc.strerror or exc}",
               file=sys.stderr)
