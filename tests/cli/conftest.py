@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -106,7 +107,7 @@ def done_games(db: Path) -> int:
     if not db.exists():
         return 0
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as con:
             return int(con.execute("SELECT COUNT(*) FROM jobs WHERE status='done'").fetchone()[0])
     except sqlite3.OperationalError:
         return 0

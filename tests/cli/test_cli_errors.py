@@ -96,8 +96,22 @@ def test_sigterm_stops_a_command_like_ctrl_c(sigint: signal.Handlers) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
     )
-    time.sleep(2.0)
+    _wait_until_it_catches(proc.pid, signal.SIGTERM)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.endswith("craits: interrupted\n")
+
+
+def _wait_until_it_catches(pid: int, sig: signal.Signals) -> None:
+    """Wait until process ``pid`` has a handler for ``sig`` (its ``SigCgt`` mask in /proc), so a
+    slow start-up cannot make the test send the signal before ``main`` is ready for it."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        status = Path(f"/proc/{pid}/status").read_text()
+        caught = int(status.split("SigCgt:")[1].split()[0], 16)
+        if caught >> (sig - 1) & 1:
+            time.sleep(0.2)  # and into the command itself
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} never installed a handler for {sig.name}")
