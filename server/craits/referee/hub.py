@@ -268,6 +268,18 @@ class BotHub:
         entry.connected = trio.Event()
 
 
+def _late(reply: pb.MoveReply, open_decision: Decision | None) -> str | None:
+    """Why ``reply`` is late (it names a decision before the open one, or none is open), or
+    None. A late reply is refused without counting: it is a closed decision's answer."""
+    if open_decision is None:
+        return (f"decision {reply.decision_id} is not open; no decision is open for this seat "
+                "(late reply ignored)")
+    if reply.decision_id < open_decision.decision_id:
+        return (f"decision {reply.decision_id} is not open; the open decision is "
+                f"{open_decision.decision_id} (late reply ignored)")
+    return None
+
+
 def _echo(text: str) -> str:
     """A bot's own input, quoted and cut short, for a message back to it."""
     return repr(text if len(text) <= _ECHO_MAX else text[:_ECHO_MAX] + "...")
@@ -341,11 +353,9 @@ class RemoteSeat(Seat):
         is refused at once, uncounted, so late replies never fill the inbox ahead of a good one;
         a reply beyond a full inbox is refused too, never dropped silently.
         """
-        pending = self._pending
-        if reply is not None and (pending is None or reply.decision_id < pending.decision_id):
-            self._refuse(reply, f"decision {reply.decision_id} is not open; "
-                         + (f"the open decision is {pending.decision_id}" if pending
-                            else "no decision is open for this seat") + " (late reply ignored)")
+        late = None if reply is None else _late(reply, self._pending)
+        if reply is not None and late is not None:
+            self._refuse(reply, late)
         elif not self._inbox.put(reply) and reply is not None:
             self._refuse(reply, f"dropped: {_INBOX_SIZE} replies are already waiting to be judged")
 
@@ -435,13 +445,12 @@ class RemoteSeat(Seat):
     def _judge(self, decision: Decision, reply: pb.MoveReply) -> Move | None:
         """The reply's move if valid; otherwise reject it in band and return None."""
         if reply.decision_id != decision.decision_id:
-            reason = (
-                f"decision {reply.decision_id} is not open; the open decision is "
-                f"{decision.decision_id}"
-            )
-            if reply.decision_id < decision.decision_id:
-                self._reject(decision, reply, reason + " (late reply ignored)", counted=False)
+            late = _late(reply, decision)
+            if late is not None:
+                self._reject(decision, reply, late, counted=False)
                 return None
+            reason = (f"decision {reply.decision_id} is not open; the open decision is "
+                      f"{decision.decision_id}")
         else:
             try:
                 move = reply_to_move(reply, decision.legal)
