@@ -5,17 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Final
 
-from craits.referee.policy import FailurePolicy, TimeControl
+from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
 
 from .common import UsageError, int_range
 
-UINT32_MAX: Final = 2**32 - 1
-"""The wire carries these numbers as uint32 (``move_ms``, ``bank_ms``, ``retries_left``,
-``strikes`` in proto/craits/v1/referee.proto): a bigger one fails when the referee sends it."""
-move_ms: Final = int_range(1, UINT32_MAX)
-"""``type=`` of a per-decision limit in milliseconds."""
-count_or_ms: Final = int_range(0, UINT32_MAX)
-"""``type=`` of a time bank, a grace period or a number of retries."""
+_TYPES: Final = {name: int_range(*bounds) for name, bounds in LIMITS.items()}
+"""``type=`` of each option: the same ranges as tournament files (``policy.LIMITS``)."""
+move_ms: Final = _TYPES["move_ms"]
+"""``type=`` of a per-decision limit in milliseconds (also ``craits check --move-ms``)."""
 
 
 def add_time_options(parser: argparse.ArgumentParser) -> None:
@@ -24,14 +21,15 @@ def add_time_options(parser: argparse.ArgumentParser) -> None:
     Each is range-checked as it is read, so a bad value is an error naming its option.
     """
     group = parser.add_argument_group("time control and failure policy")
-    group.add_argument("--move-ms", type=move_ms, default=1000, help="limit per decision (1000)")
-    group.add_argument("--bank-ms", type=count_or_ms, default=10000,
+    group.add_argument("--move-ms", type=move_ms, default=1000,
+                       help="limit per decision (1000)")
+    group.add_argument("--bank-ms", type=_TYPES["bank_ms"], default=10000,
                        help="time bank per game (10000)")
-    group.add_argument("--max-retries", type=count_or_ms, default=2,
+    group.add_argument("--max-retries", type=_TYPES["max_retries"], default=2,
                        help="bad replies forgiven per decision before a strike (2)")
-    group.add_argument("--max-strikes", type=int_range(1, UINT32_MAX), default=3,
+    group.add_argument("--max-strikes", type=_TYPES["max_strikes"], default=3,
                        help="strikes before forfeit (3)")
-    group.add_argument("--grace-ms", type=count_or_ms, default=5000,
+    group.add_argument("--grace-ms", type=_TYPES["grace_ms"], default=5000,
                        help="how long a seat may be away in one game, all its disconnections "
                             "together, before it forfeits (5000)")
 

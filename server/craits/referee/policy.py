@@ -11,8 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from craits.engine import Move, MoveKind
+
+LIMITS: Final = {
+    "move_ms": (1, 3_600_000),
+    "bank_ms": (0, 86_400_000),
+    "max_retries": (0, 1_000_000),
+    "max_strikes": (1, 1_000_000),
+    "grace_ms": (0, 3_600_000),
+}
+"""The range of each time-control and policy number, wherever it is read (command-line options,
+tournament files): an hour per decision, a day of bank, a million retries or strikes, an hour
+away; all far inside the wire's 32-bit fields."""
 
 
 @dataclass(frozen=True, slots=True)

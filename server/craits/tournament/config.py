@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final, NoReturn, TypeVar
 
 from craits.engine import Rules, RulesError
-from craits.referee.policy import FailurePolicy, TimeControl
+from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
 
 MODES: Final = ("round-robin", "gauntlet", "match")
 """``round-robin``: every table-size subset of the bots meets; ``gauntlet``: only the meetings of
@@ -296,8 +296,8 @@ def _read_rules(top: _Table) -> Rules:
 def _read_time(top: _Table) -> TimeControl:
     table = top.table("time")
     value = TimeControl(
-        move_ms=table.integer("move_ms", _DEFAULTS.time.move_ms, 1, 3_600_000),
-        bank_ms=table.integer("bank_ms", _DEFAULTS.time.bank_ms, 0, 86_400_000),
+        move_ms=table.integer("move_ms", _DEFAULTS.time.move_ms, *LIMITS["move_ms"]),
+        bank_ms=table.integer("bank_ms", _DEFAULTS.time.bank_ms, *LIMITS["bank_ms"]),
     )
     table.finish()
     return value
@@ -306,9 +306,11 @@ def _read_time(top: _Table) -> TimeControl:
 def _read_failure(top: _Table) -> FailurePolicy:
     table = top.table("failure")
     value = FailurePolicy(
-        max_retries=table.integer("max_retries", _DEFAULTS.failure.max_retries, 0, 1_000_000),
-        max_strikes=table.integer("max_strikes", _DEFAULTS.failure.max_strikes, 1, 1_000_000),
-        grace_ms=table.integer("grace_ms", _DEFAULTS.failure.grace_ms, 0, 3_600_000),
+        max_retries=table.integer("max_retries", _DEFAULTS.failure.max_retries,
+                                  *LIMITS["max_retries"]),
+        max_strikes=table.integer("max_strikes", _DEFAULTS.failure.max_strikes,
+                                  *LIMITS["max_strikes"]),
+        grace_ms=table.integer("grace_ms", _DEFAULTS.failure.grace_ms, *LIMITS["grace_ms"]),
     )
     table.finish()
     return value
