@@ -65,15 +65,21 @@ def _seat0_turn(game: Game) -> None:
         game.apply(game.legal_moves()[0])
 
 
-async def _scenario(tmp_path: Path) -> tuple[list[dict[str, object]], int | None]:
-    record = tmp_path / "lines.jsonl"
-    session = PipeSession(ChildSpec((sys.executable, "-c", CHILD, str(record)), None, {}))
+async def _first_answer(session: PipeSession) -> Game:
+    """Start game "g" with seat 0 to act and check the child's first answer; the game."""
     game = Game.new(RULES, 2, seed=4)
     while game.to_act != 0:
         game.apply(game.legal_moves()[0])
     session.handle(_start())
     session.handle(_decision(game, 1, 0))
     assert (await _reply(session)).legal_index == 0
+    return game
+
+
+async def _scenario(tmp_path: Path) -> tuple[list[dict[str, object]], int | None]:
+    record = tmp_path / "lines.jsonl"
+    session = PipeSession(ChildSpec((sys.executable, "-c", CHILD, str(record)), None, {}))
+    game = await _first_answer(session)
     sent = len(game.events)
     _seat0_turn(game)
     middle = (sent + len(game.events)) // 2  # part of the history comes as an update
@@ -150,12 +156,7 @@ def test_a_child_that_answered_then_exits_127_fails_its_own_game_only() -> None:
     async def main() -> tuple[bool, pb.MoveReply]:
         argv = ("sh", "-c", "read -r line; echo 0; exit 127")
         session = PipeSession(ChildSpec(argv, None, {"PATH": "/usr/bin:/bin"}))
-        game = Game.new(RULES, 2, seed=4)
-        while game.to_act != 0:
-            game.apply(game.legal_moves()[0])
-        session.handle(_start())
-        session.handle(_decision(game, 1, 0))
-        assert (await _reply(session)).legal_index == 0
+        game = await _first_answer(session)
         sent = len(game.events)
         _seat0_turn(game)
         session.handle(_decision(game, 2, sent))

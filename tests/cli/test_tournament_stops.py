@@ -84,17 +84,7 @@ def test_resume_with_a_bot_that_cannot_start_says_what_to_fix(cli_process: Runne
     assert statuses(db) == ["paused"]
 
 
-CUP = """
-name = "cup"
-table_size = 2
-deal_sets = 6
-[rules]
-short_game = true
-[[bots]]
-name = "greedy"
-[[bots]]
-name = "lowcard"
-"""
+CUP = TINY.replace("deal_sets = 1", "deal_sets = 6")
 
 
 def test_sigterm_pauses_a_tournament_like_ctrl_c_and_resume_finishes_it(
