@@ -10,24 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Runner, not_mine
+from conftest import TINY, Runner, not_mine
 
 from craits.tournament.store import Store
 
 CRAITS = [sys.executable, "-m", "craits"]
 
-SMALL = """
-name = "tiny"
-seed = 5
-table_size = 2
-deal_sets = 1
-[rules]
-short_game = true
-[[bots]]
-name = "greedy"
-[[bots]]
-name = "lowcard"
-"""
+SMALL = TINY.replace('name = "tiny"', 'name = "tiny"\nseed = 5')
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
