@@ -101,32 +101,38 @@ def _check_runnable(store: Store, info: TournamentInfo, db: Path) -> None:
         raise UsageError(str(exc)) from None
 
 
+def _dropped_if_new(store: Store, tid: str, fresh: bool) -> bool:
+    """Drop a tournament this ``run`` just created, if no game was played: a failure before
+    the first game (a bot that cannot start, a port in use) would only repeat on a resume,
+    while running again makes it anew. True if it was dropped."""
+    if fresh and not store.tournament(tid).jobs["done"]:
+        store.delete_tournament(tid)
+        return True
+    return False
+
+
 def _cannot_start(store: Store, tid: str, db: Path, args: argparse.Namespace, fresh: bool,
                   exc: Exception) -> str:
     """What to do about a bot that cannot start. Its command is stored with the tournament, so
-    a plain resume would fail the same way: a tournament this ``run`` just created, with no game
-    played, is dropped (the fixed configuration makes a new one); any other waits, paused, for
-    what the bot needs to be fixed where it runs."""
-    info = store.tournament(tid)
-    if fresh and not info.jobs["done"]:
-        store.delete_tournament(tid)
+    a plain resume would fail the same way: a new tournament is dropped (the fixed
+    configuration makes a new one); any other waits, paused, for what the bot needs to be fixed
+    where it runs."""
+    if _dropped_if_new(store, tid, fresh):
         return f"{exc}; {_fix_advice(args)} (no tournament was kept)"
-    where = info.workdir or Path.cwd()
+    where = store.tournament(tid).workdir or Path.cwd()
     return (f"{exc}; tournament {tid} is paused, and its bots start as stored, in {where}: fix "
             f"what the bot needs there, then `{resume_command(tid, db, args)}`")
 
 
 def _cannot_listen(store: Store, tid: str, db: Path, args: argparse.Namespace, fresh: bool,
                    exc: Exception) -> str:
-    """The referee could not listen where asked: a tournament this ``run`` just created is
-    dropped, as for a bot that cannot start (running again makes it anew); any other stays
-    paused, for a resume on another port."""
-    info = store.tournament(tid)
-    if fresh and not info.jobs["done"]:
-        store.delete_tournament(tid)
+    """The referee could not listen where asked: a new tournament is dropped, as for a bot
+    that cannot start; any other stays paused, for a resume on another port (the hint leaves
+    the port out, so the resume picks a free one)."""
+    if _dropped_if_new(store, tid, fresh):
         return f"{exc}; choose another --port (or 0) and run again (no tournament was kept)"
-    return (f"{exc}; tournament {tid} is paused: resume it on another --port "
-            f"(or 0): `{resume_command(tid, db, argparse.Namespace(**{**vars(args), 'port': 0}))}`")
+    return (f"{exc}; tournament {tid} is paused: resume it on another --port (or 0): "
+            f"`{resume_command(tid, db, args, port=0)}`")
 
 
 def _fix_advice(args: argparse.Namespace) -> str:
@@ -135,17 +141,20 @@ def _fix_advice(args: argparse.Namespace) -> str:
     return f"fix the bot or {where}, then run the tournament again"
 
 
-def resume_command(tid: str, db: Path, args: argparse.Namespace) -> str:
+def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | None = None
+                   ) -> str:
     """The command that resumes ``tid``, with ``--db`` unless ``db`` is the default, and the
-    address this run listened on unless it is the default: the hint must work as typed, also in
-    a shell without this one's ``$CRAITS_DB``, and remote bots told the address must find it."""
+    address this run listened on unless it is the default (``port`` overrides the run's): the
+    hint must work as typed, also in a shell without this one's ``$CRAITS_DB``, and remote bots
+    told the address must find it."""
     words = ["craits", "tournament", "resume", tid]
     if db != DEFAULT_DB:
         words += ["--db", str(db)]
     if args.host != DEFAULT_HOST:
         words += ["--host", args.host]
-    if args.port:
-        words += ["--port", str(args.port)]
+    port = args.port if port is None else port
+    if port:
+        words += ["--port", str(port)]
     return shlex.join(words)
 
 
