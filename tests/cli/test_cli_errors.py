@@ -115,3 +115,17 @@ def _wait_until_it_catches(pid: int, sig: signal.Signals) -> None:
             return
         time.sleep(0.02)
     raise AssertionError(f"process {pid} never installed a handler for {sig.name}")
+
+
+@pytest.mark.parametrize(("argv", "prog"), [
+    (("tournament", "run", "--bogus"), "craits tournament run"),
+    (("match", *TWO_BOTS, "extra"), "craits match"),
+    (("rules", "show", "--jsn"), "craits rules show"),
+])
+def test_an_unknown_argument_is_reported_by_the_command_it_was_given_to(
+    cli: Runner, argv: tuple[str, ...], prog: str
+) -> None:
+    result = cli(*argv)
+    assert result.status == 2 and result.out == ""
+    assert result.err.startswith(f"usage: {prog} "), result.err
+    assert result.err.endswith(f"{prog}: error: unrecognized arguments: {argv[-1]}\n")

@@ -9,8 +9,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
 
 from craits import __version__
 
@@ -23,9 +23,28 @@ COMMAND_MODULES = (
 """Modules of ``craits.cli`` that each add one or more subcommands via ``register``."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose commands report the arguments they do not know themselves.
+
+    argparse hands every word after a command's name to that command's parser, and by default
+    lets the top-level parser report what was left over, with the top-level usage line
+    (``craits [-h] COMMAND``), which says nothing about the command that was mistyped. A
+    command here has no parent that could still use a leftover word, so its own parser
+    reports it. Subcommand parsers are made of the parent's class, so this covers all of them.
+    """
+
+    def parse_known_args(  # Any: the base class's overloads return the namespace's own type
+        self, args: Iterable[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra and self._subparsers is None:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with every command module's subcommands."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="craits",
         description="Craits Arena: rules engine, gRPC referee and tournaments for Craits bots.",
     )
