@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -88,6 +89,30 @@ def test_resume_refuses_when_the_starting_directory_is_gone(
     refused.assert_usage_error(f"was started in {home}, which no longer exists")
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT status FROM tournaments").fetchone() == ("paused",)
+
+
+def test_a_resume_that_cannot_listen_keeps_the_tournament_paused_and_says_what_to_change(
+    tmp_path: Path, cli_process: Runner, interrupted: Interrupt
+) -> None:
+    home, db, tid = start_and_interrupt(tmp_path, interrupted)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = cli_process("tournament", "resume", tid, "--db", str(db), "--port", str(port),
+                              cwd=home)
+    assert refused.status == 2 and refused.err.splitlines()[1:] == [
+        f"craits: error: cannot listen on 127.0.0.1:{port}: Address already in use; tournament"
+        f" {tid} is paused: resume it on another --port (or 0):"
+        f" `craits tournament resume {tid} --db {db}`"]  # below the "resuming ..." header
+    refused = cli_process("tournament", "resume", tid, "--db", str(db), "--host", "192.0.2.1",
+                          cwd=home)
+    assert refused.status == 2 and refused.err.splitlines()[1:] == [
+        "craits: error: cannot listen on 192.0.2.1:0: Cannot assign requested address;"
+        f" tournament {tid} is paused: resume it with another --host"]
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT status FROM tournaments").fetchone() == ("paused",)
+    assert done_games(db) == 2
 
 
 def test_the_resume_hint_names_the_database_and_address_unless_they_are_the_defaults() -> None:

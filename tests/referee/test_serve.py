@@ -113,10 +113,12 @@ def test_a_port_in_use_or_a_bad_host_is_one_line(capsys: pytest.CaptureFixture[s
         taken.listen()
         port = taken.getsockname()[1]
         err = _one_error_line(capsys, "serve", "--port", str(port), "--bot", "a", "--bot", "b")
-    assert f"cannot listen on 127.0.0.1:{port}: address in use or not available" in err
-    assert "(try --port 0)" in err
+    assert f"cannot listen on 127.0.0.1:{port}: Address already in use (try --port 0)" in err
     err = _one_error_line(capsys, "serve", "--host", "999.1.1.1", "--bot", "a", "--bot", "b")
-    assert "cannot listen on 999.1.1.1:50051" in err
+    assert "cannot listen on 999.1.1.1:50051: unknown host" in err
+    assert "(try --host 127.0.0.1, or an address of this machine)" in err
+    err = _one_error_line(capsys, "serve", "--host", "192.0.2.1", "--bot", "a", "--bot", "b")
+    assert "cannot listen on 192.0.2.1:50051: Cannot assign requested address (try --host" in err
 
 
 def test_every_referee_user_gets_the_same_clean_error(tmp_path: Path) -> None:

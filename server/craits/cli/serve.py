@@ -23,6 +23,12 @@ from .common import UsageError, add_rules_options, port, print_json, rules_from_
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
+_LISTEN_ADVICE = {
+    "--port": "try --port 0",
+    "--host": "try --host 127.0.0.1, or an address of this machine",
+}
+"""What to change when the referee cannot listen, by the option ``ListenError`` blames."""
+
 
 def register(subparsers: Any) -> None:
     """Add ``craits serve``."""
@@ -79,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         connected = bridge.run(_serve, args, bots, rules, time_control, policy, finished)
     except bridge.ListenError as exc:
-        raise UsageError(f"{exc} (try --port 0)") from None
+        raise UsageError(f"{exc} ({_LISTEN_ADVICE[exc.option]})") from None
     except KeyboardInterrupt:
         if args.json:  # the games already played are not lost with the one being played
             print_json(_games_json(finished, interrupted=True))

@@ -125,13 +125,16 @@ def _cannot_start(store: Store, tid: str, db: Path, args: argparse.Namespace, fr
 
 
 def _cannot_listen(store: Store, tid: str, db: Path, args: argparse.Namespace, fresh: bool,
-                   exc: Exception) -> str:
+                   exc: bridge.ListenError) -> str:
     """The referee could not listen where asked: a new tournament is dropped, as for a bot
     that cannot start; any other stays paused, for a resume on another port (the hint leaves
     the port out, so the resume picks a free one)."""
+    another = "another --port (or 0)" if exc.option == "--port" else "another --host"
     if _dropped_if_new(store, tid, fresh):
-        return f"{exc}; choose another --port (or 0) and run again (no tournament was kept)"
-    return (f"{exc}; tournament {tid} is paused: resume it on another --port (or 0): "
+        return f"{exc}; choose {another} and run again (no tournament was kept)"
+    if exc.option == "--host":
+        return f"{exc}; tournament {tid} is paused: resume it with {another}"
+    return (f"{exc}; tournament {tid} is paused: resume it on {another}: "
             f"`{resume_command(tid, db, args, port=0)}`")
 
 

@@ -46,10 +46,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import gc
 import logging
 import math
 import random
+import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -276,7 +278,12 @@ class GrpcBridge:
 
 class ListenError(OSError):
     """The referee cannot listen where it was asked to (the port is taken, or the host is not an
-    address of this machine); the message says where, for the command to show as it is."""
+    address of this machine); the message says where, for the command to show as it is, and
+    ``option`` names the command-line option to change (``--port`` or ``--host``)."""
+
+    def __init__(self, message: str, option: str = "--port") -> None:
+        super().__init__(message)
+        self.option = option
 
 
 def _bind(server: grpc.aio.Server, address: str) -> int:
@@ -286,6 +293,8 @@ def _bind(server: grpc.aio.Server, address: str) -> int:
     which says nothing a user can act on and is not an ``OSError``, so callers that handle
     network errors would miss it.
     """
+    host, _, wanted = address.rpartition(":")
+    _probe(host, int(wanted))
     try:
         port = server.add_insecure_port(address)
     except RuntimeError:
@@ -293,6 +302,36 @@ def _bind(server: grpc.aio.Server, address: str) -> int:
     if port == 0:
         raise ListenError(f"cannot listen on {address}: address in use or not available")
     return port
+
+
+def _probe(host: str, port: int) -> None:
+    """Bind a plain socket where the server is to listen, and let it go: ``ListenError`` with
+    the operating system's reason when that fails.
+
+    grpcio logs a failed bind on the process's stderr as a line of its own (``E1130 ...
+    add_port.cc:83] Failed to add port``) before raising, so asking it first would put that line
+    above our one-line error; and its reason is lost in the exception. Only a port taken between
+    this probe and grpcio's bind still reaches grpcio's path below.
+    """
+    address = f"{host}:{port}"
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ListenError(f"cannot listen on {address}: unknown host ({exc})", "--host") from None
+    family, kind, proto, _, where = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers bind
+        try:
+            probe.bind(where)
+        except OSError as exc:
+            option = "--port" if exc.errno in _PORT_ERRORS else "--host"
+            raise ListenError(f"cannot listen on {address}: {exc.strerror}", option) from None
+
+
+_PORT_ERRORS: Final = frozenset({errno.EADDRINUSE, errno.EACCES})
+"""Bind errors that another port mends (taken; below 1024 without the right); the others (most
+often ``EADDRNOTAVAIL``: not an address of this machine) are the host's."""
 
 
 # ------------------------------------------------------------------ hosting trio on asyncio
