@@ -90,15 +90,32 @@ def test_count_counter_clockwise_and_with_two_players() -> None:
     assert draws(events) == [(1, 5, "count")] and game.to_act == 0
 
 
-def test_forfeited_turn_passes_the_count_on() -> None:
+def test_a_forfeit_does_not_pass_the_count_on_and_waits_for_a_turn_of_normal_play() -> None:
     game = position(
-        ["2D KC QC", "AH KD QD", "KS QS JS"], top="3D", stock=STOCK, forfeits=[0, 1, 0]
+        ["2D KH QC", "AH KD QD", "KS QS JS"], top="3D", stock=STOCK, forfeits=[0, 1, 0]
     )
     events = play(game, "play 2D")
-    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "forfeit")]
-    assert game.to_act == 2 and game.phase is Phase.COUNT and game.forfeits == [0, 0, 0]
+    assert not of_kind(events, "skip")
+    assert game.to_act == 1 and game.phase is Phase.COUNT and game.forfeits == [0, 1, 0]
+    events = play(game, "play AH")  # the forfeited seat answers the count like anyone
+    assert game.to_act == 2 and game.count == 3
     events = play(game, "draw")
-    assert draws(events) == [(2, 2, "count")]
+    assert draws(events) == [(2, 3, "count")] and game.to_act == 0
+    events = play(game, "play KH one-card")  # seat 1's next turn of normal play: forfeited
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "forfeit")]
+    assert game.to_act == 2 and game.forfeits == [0, 0, 0]
+
+
+def test_with_two_players_a_forfeited_opponent_faces_the_count_it_never_comes_back() -> None:
+    game = position(["2D 3D KC", "KH QH"], top="3D", stock=STOCK, forfeits=[0, 1])
+    events = play(game, "play 2D")
+    assert game.to_act == 1 and game.phase is Phase.COUNT
+    assert legal_text(game) == ["draw"]
+    events = play(game, "draw")
+    assert draws(events) == [(1, 2, "count")] and game.to_act == 0
+    events = play(game, "play 3D one-card")  # seat 1's next turn of normal play: forfeited
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "forfeit")]
+    assert game.to_act == 0 and game.forfeits == [0, 0]
 
 
 def test_draw_when_able_applies_to_the_count() -> None:

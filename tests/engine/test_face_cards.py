@@ -77,16 +77,19 @@ def test_draw_when_able_applies_to_jacks() -> None:
     assert draws(events) == [(1, 4, "jack")] and game.to_act == 2
 
 
-def test_forfeited_turn_passes_pending_jacks_on() -> None:
+def test_a_forfeit_does_not_pass_pending_jacks_on() -> None:
     game = position(
         ["JD KC QC", "KH QH 4H", "KS QS 4S"], top="3D", stock=STOCK, rules=FACE,
         forfeits=[0, 1, 0],
     )
     events = play(game, "play JD")
-    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "forfeit")]
-    assert game.to_act == 2 and game.phase is Phase.JACKS
+    assert not of_kind(events, "skip")
+    assert game.to_act == 1 and game.phase is Phase.JACKS
     events = play(game, "draw")
-    assert draws(events) == [(2, 2, "jack")] and game.to_act == 0
+    assert draws(events) == [(1, 2, "jack")] and game.to_act == 2
+    # losing the turn to the jacks is the card's skip, not the forfeit, which is still owed
+    assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "jack")]
+    assert game.forfeits == [0, 1, 0]
 
 
 def test_jack_as_the_going_out_card_makes_the_next_player_draw_at_once() -> None:
@@ -98,12 +101,28 @@ def test_jack_as_the_going_out_card_makes_the_next_player_draw_at_once() -> None
     assert [e.value for e in of_kind(events, "hand_score")] == [-10, 10 + 10 + 15 + 30, 20]
 
 
-def test_jack_as_the_going_out_card_passes_a_forfeited_seat_like_any_jack() -> None:
+def test_jack_as_the_going_out_card_hits_a_forfeited_next_seat_too() -> None:
     game = position(["JD", "KH QH", "KS QS"], top="3D", stock=STOCK, rules=FACE,
                     hand_index=last_hand(), forfeits=[0, 1, 0])
     events = play(game, "play JD")
-    assert draws(events) == [(2, 2, "jack")]
-    assert [e.value for e in of_kind(events, "hand_score")] == [-10, 20, 20 + 15 + 30]
+    assert draws(events) == [(1, 2, "jack")]
+    assert [e.value for e in of_kind(events, "hand_score")] == [-10, 10 + 10 + 15 + 30, 20]
+
+
+def test_with_two_players_going_out_on_a_jack_never_makes_its_player_draw() -> None:
+    """Passing the jacks over a forfeited opponent used to bring them back to the player who
+    had just gone out, who drew them and lost the going-out points."""
+    game = position(["JH", "5C 6C"], top="4H", stock="AS 4S 5S 7S KD", rules=FACE,
+                    hand_index=last_hand(), forfeits=[0, 1])
+    events = play(game, "play JH")
+    assert draws(events) == [(1, 2, "jack")]
+    assert [e.value for e in of_kind(events, "hand_score")] == [-10, 30 + 30 + 1 + 15]
+
+
+def test_with_two_players_pending_jacks_never_come_back_to_their_player() -> None:
+    game = position(["JH JS 5H", "5C 6C"], top="4H", stock=STOCK, rules=FACE, forfeits=[0, 1])
+    play(game, "play JH")
+    assert game.to_act == 1 and game.phase is Phase.JACKS and legal_text(game) == ["draw"]
 
 
 # ------------------------------------------------------------------ queens

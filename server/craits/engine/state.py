@@ -287,7 +287,7 @@ class Game:
             self._start_turn(next_seat, _COUNT)
             return
         if phase is _JACKS:
-            # The jacks hit at once whoever would face them (a forfeited turn passes them on).
+            # The jacks hit at once whoever would face them (a forfeit does not pass them on).
             self._start_turn(next_seat, _JACKS)
             self.draw(self.to_act, self.jack_penalty, "jack")
             self.jack_penalty = 0
@@ -365,12 +365,16 @@ class Game:
             self._start_turn(seat, phase)
 
     def _start_turn(self, seat: int, phase: Phase) -> None:
-        """Give ``seat`` a new turn, passing it on while the seat has forfeited turns to serve."""
-        forfeits = self.forfeits
-        while forfeits[seat]:
-            forfeits[seat] -= 1
-            self.log_skip(seat, "forfeit")
-            seat = self.next_seat(seat)
+        """Give ``seat`` a new turn, passing a turn of normal play on while the seat has forfeited
+        turns to serve. A turn facing the count or jacks is never passed on (docs/rules.md,
+        ruling 2): a penalty must not let a seat escape what another player's card put on it,
+        and with two players the obligation would come back to the player who started it."""
+        if phase is _PLAY:
+            forfeits = self.forfeits
+            while forfeits[seat]:
+                forfeits[seat] -= 1
+                self.log_skip(seat, "forfeit")
+                seat = self.next_seat(seat)
         self.to_act = seat
         self.phase = phase
 
