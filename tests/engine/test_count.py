@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from craits.engine import Game, IllegalMove, Phase
+from craits.engine import Event, Game, IllegalMove, Phase
 
 from .helpers import (
     card,
@@ -187,6 +187,30 @@ def test_out_in_count_two_players() -> None:
     events += play(game, "draw")
     assert draws(events) == [(1, 2, "count")]
     assert [e.value for e in of_kind(events, "hand_score")] == [-10, 10 + 10 + 15 + 30]
+
+
+def second_out_then_round_to_the_first(**changes: object) -> tuple[Game, list[Event]]:
+    """Seat 0 goes out with a 2, seat 1 with an ace; seat 2's 2 brings the count to seat 0."""
+    game = position(["2H", "AS", "2C KS QS"], top="3H", stock=STOCK, rules=rules(**changes),
+                    hand_index=last_hand())
+    events = play(game, "play 2H", "play AS", "play 2C", "draw")
+    assert [e.seat for e in of_kind(events, "went_out")] == [0, 1]
+    assert draws(events) == [(0, 5, "count")]
+    return game, events
+
+
+def test_when_the_count_comes_round_to_who_went_out_nobody_scores_the_going_out_points() -> None:
+    """RULINGS: "(nobody gets the going-out points)", also another player who went out."""
+    _, events = second_out_then_round_to_the_first()
+    assert of_kind(events, "hand_end")[0].detail == "out"
+    assert [e.value for e in of_kind(events, "hand_score")] == [
+        15 + 30 + 30 + 20 + 30, 0, 10 + 10]  # 4C 5C 6C 7C 9C drawn; seat 1 scores nothing
+
+
+def test_with_count_out_continues_a_hand_that_ends_for_another_player_out_scores_them() -> None:
+    _, events = second_out_then_round_to_the_first(count_out_continues=True)
+    assert [e.value for e in of_kind(events, "hand_score")] == [
+        15 + 30 + 30 + 20 + 30, -10, 10 + 10]
 
 
 def test_two_players_out_during_the_same_count_both_score_the_going_out_points() -> None:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from craits.engine import (
+    Event,
     Game,
     GameRecord,
     Move,
@@ -142,10 +143,22 @@ def check_events(game: Game, since: int) -> None:
             # Every seat is scored, on the cards it holds (shown to all) or as having gone out.
             scores = events[i - n:i]
             assert [x.seat for x in scores] == list(range(n))
+            out = game.rules.going_out_points if going_out(events, i, game.rules) else 0
             for x in scores:
                 assert x.kind == "hand_score"
-                out = game.rules.going_out_points
                 assert x.value == (hand_score(x.cards, game.rules) if x.cards else out)
+
+
+def going_out(events: list[Event], hand_end: int, rules: Rules) -> bool:
+    """False when the hand ended as the count came round to a player who went out during it:
+    then nobody scores the going-out points (RULINGS), unless ``count_out_continues``."""
+    if rules.count_out_continues:
+        return True
+    start = max(i for i in range(hand_end) if events[i].kind == "hand_start")
+    last = next(e for e in reversed(events[start:hand_end]) if e.kind != "hand_score")
+    if last.kind != "count_end":
+        return True
+    return not any(e.kind == "went_out" and e.seat == last.seat for e in events[start:hand_end])
 
 
 def playout(r: Rules, players: int, seed: int, views: bool) -> tuple[Game, list[Move]]:

@@ -137,6 +137,15 @@ def sum_points(hand: list[Card]) -> int:
     return hand_score(hand, preset("standard"))
 
 
+def test_a_cap_during_the_count_scores_whoever_went_out_in_it_as_out() -> None:
+    game = position(["2H", "AS KC", "KH QH"], top="3H", stock=CAP_STOCK, hand_index=last_hand(),
+                    rules=rules(max_turns_per_hand=10))
+    game.turns_in_hand = 8
+    events = play(game, "play 2H", "play AS one-card")  # seat 0 out; the 10th decision caps
+    assert of_kind(events, "hand_end")[0].detail == "cap"
+    assert [e.value for e in of_kind(events, "hand_score")] == [-10, 10, 20]
+
+
 def test_turn_cap_counts_decisions_not_turns() -> None:
     # A six's replay is a second decision in the same turn: it counts.
     game = position(["6D 5D KC", "KH QH"], top="3D", stock=CAP_STOCK, hand_index=last_hand(),

@@ -57,11 +57,16 @@ class IllegalMove(ValueError):
 
 
 class _HandOver(Exception):
-    """Raised inside a step when the hand must end at once (shuffle pressure with nothing left)."""
+    """Raised inside a step when the hand must end at once (shuffle pressure with nothing left).
 
-    def __init__(self, reason: str) -> None:
+    ``going_out`` is False when nobody scores the going-out points, though a hand is empty: the
+    count came round to the player who went out (RULINGS: "nobody gets the going-out points").
+    """
+
+    def __init__(self, reason: str, going_out: bool = True) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.going_out = going_out
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +240,7 @@ class Game:
             if self.turns_in_hand >= self.rules.max_turns_per_hand:
                 raise _HandOver("cap")
         except _HandOver as over:
-            self._end_hand(over.reason)
+            self._end_hand(over)
 
     def _apply_checked(self, seat: int, move: Move, forgot: bool) -> None:
         if seat in self.announce_pending:
@@ -296,13 +301,15 @@ class Game:
     def _draw_move(self, seat: int) -> None:
         phase = self.phase
         if phase is _COUNT:
+            came_round = not self.hands[seat]  # to a player who went out during the count
             self.draw(seat, self.count, "count")
             self.events.append(Event("count_end", seat, value=self.count))
             self.count = 0
             if self.out_in_count:
                 self.out_in_count = False
                 if not self.rules.count_out_continues or not all(self.hands):
-                    raise _HandOver("out")
+                    # with count_out_continues, the hand ends only for another player who is out
+                    raise _HandOver("out", not came_round or self.rules.count_out_continues)
         elif phase is _JACKS:
             self.draw(seat, self.jack_penalty, "jack")
             self.jack_penalty = 0
@@ -426,7 +433,7 @@ class Game:
                 self._upturn()
                 return
             except _HandOver as over:
-                if not self._score_hand(over.reason):
+                if not self._score_hand(over.reason, over.going_out):
                     return
                 index += 1
 
@@ -471,16 +478,17 @@ class Game:
             return
         self._go_to(self._functions[RANK[card]](self, dealer, card))
 
-    def _end_hand(self, reason: str) -> None:
-        if self._score_hand(reason):
+    def _end_hand(self, over: _HandOver) -> None:
+        if self._score_hand(over.reason, over.going_out):
             self._begin_hand(self.hand_index + 1)
 
-    def _score_hand(self, reason: str) -> bool:
-        """Score the hand that just ended; start the next dealer. False when the game is over."""
+    def _score_hand(self, reason: str, going_out: bool) -> bool:
+        """Score the hand that just ended; start the next dealer. False when the game is over.
+
+        An empty hand scores the going-out points, or nothing when ``going_out`` is False."""
         rules = self.rules
-        scores = tuple(
-            hand_score(h, rules) if h else rules.going_out_points for h in self.hands
-        )
+        out = rules.going_out_points if going_out else 0
+        scores = tuple(hand_score(h, rules) if h else out for h in self.hands)
         for seat, (cards, score) in enumerate(zip(self.hands, scores, strict=True)):
             self.totals[seat] += score
             self.events.append(Event("hand_score", seat, tuple(cards), score, self.totals[seat]))
