@@ -35,7 +35,10 @@ def test_first_pressure_reshuffles_all_but_the_top_card_and_costs_five() -> None
     assert game.pressure_points == [5, 0]
 
 
-@pytest.mark.parametrize(("before", "points"), [(0, 5), (1, 10), (2, 20), (3, 40), (5, 160)])
+@pytest.mark.parametrize(("before", "points"), [
+    (0, 5), (1, 10), (2, 20), (3, 40), (5, 160),
+    (19, 5 * 2**19), (20, 5 * 2**20), (21, 5 * 2**20), (500, 5 * 2**20),  # ruling 28: 20 at most
+])
 def test_pressure_doubles_per_player(before: int, points: int) -> None:
     game = position(["KC QC JC", "KH QH JH"], top="3D", under="4C 5S", stock="",
                     pressure_counts=[before, 0], totals=[100, 0])

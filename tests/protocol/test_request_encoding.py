@@ -132,3 +132,21 @@ def test_update_events_equal_the_plain_construction() -> None:
         reference = pb.GameUpdate(game_id="g", events=wire)
         assert built == reference
         assert built.SerializeToString() == reference.SerializeToString()
+
+
+def test_scores_past_32_bits_cross_the_wire_exactly() -> None:
+    """Shuffle pressure doubles up to 5 * 2**20 per time (docs/rules.md, ruling 28): totals and
+    event values pass 2**31 in long games, which the old sint32 fields could not carry."""
+    game = Game.new(preset("standard"), 2, 5)
+    big = 5 * 2**20 * 1_000 + 7
+    game.totals = [big, -big]
+    game.events.append(Event("pressure", 0, (), 5 * 2**20, 2_000))
+    game.events.append(Event("hand_score", 1, (), -big, -big))
+    obs = observe(game, 0)
+    wire = pb.DecisionRequest(observation=protocol.observation_to_pb(obs))
+    received = pb.DecisionRequest.FromString(wire.SerializeToString())
+    assert protocol.observation_from_pb(received).totals == (big, -big)
+    events = received.observation.events
+    assert [(e.value, e.aux) for e in events[-2:]] == [(5 * 2**20, 2_000), (-big, -big)]
+    end = pb.GameEnd.FromString(pb.GameEnd(totals=[big, -big]).SerializeToString())
+    assert list(end.totals) == [big, -big]

@@ -125,9 +125,10 @@ _INT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "max_turns_per_hand": (10, 1_000_000),
 }
 """Bounds of the whole-number fields. A cap below 10 would end hands before they start; the
-upper bounds keep every score a game can reach (15 hands of at most eight threes each) far
-inside the 32-bit integers of the wire and the results database, where an unchecked value used
-to pass validation and then fail inside the referee, blamed on the bots."""
+points bounds fit the 32-bit fields of the rules on the wire, where an unchecked value used to
+pass validation and then fail inside the referee, blamed on the bots. With them (and the bounded
+shuffle pressure of ``state.PRESSURE_DOUBLINGS``) every score a game can reach stays within
+2**53, inside the 64-bit score fields of the wire and the results database."""
 
 _FIELD_TYPES: Final[dict[str, type]] = {
     f.name: {"bool": bool, "int": int, "str": str}[str(f.type)] for f in fields(Rules)

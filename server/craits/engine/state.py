@@ -56,6 +56,14 @@ class IllegalMove(ValueError):
         self.reason = reason
 
 
+PRESSURE_DOUBLINGS: Final = 20
+"""The shuffle-pressure penalty doubles 20 times at most: from the 21st time in a game it stays
+5 * 2**20 = 5,242,880 points (docs/rules.md, ruling 28). Unbounded, it passed 2**31 (the old
+wire fields) after 29 pressures and 2**63 after 61, which play with ``draw_when_able`` reaches;
+bounded, no total a game can reach passes 2**53, so every score is exact in every language's
+numbers, JSON's included."""
+
+
 class _HandOver(Exception):
     """Raised inside a step when the hand must end at once (shuffle pressure with nothing left).
 
@@ -392,7 +400,7 @@ class Game:
         self.draw(seat, cards, "penalty")
 
     def _shuffle_pressure(self, seat: int) -> None:
-        points = 5 << self.pressure_counts[seat]
+        points = 5 << min(self.pressure_counts[seat], PRESSURE_DOUBLINGS)
         self.pressure_counts[seat] += 1
         self.pressure_points[seat] += points
         self.totals[seat] += points

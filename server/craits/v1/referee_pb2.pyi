@@ -433,9 +433,14 @@ class Event(_message.Message):
     seat: _builtins.int
     """The seat concerned, absent when none."""
     value: _builtins.int
-    """A number whose meaning depends on the kind (cards drawn, count value, score...)."""
+    """A number whose meaning depends on the kind (cards drawn, count value, score...). 64 bits
+    (was sint32, which it is wire-compatible with): shuffle-pressure penalties double, and a
+    long game's scores can pass 2^31. Every value stays within +-2^53 (exact as a double).
+    """
     aux: _builtins.int
-    """A second number (suit named by a play as engine index 0-3, place, total...); -1 if none."""
+    """A second number (suit named by a play as engine index 0-3, place, total...); -1 if none.
+    64 bits, as `value`.
+    """
     detail: _builtins.str
     """A short word qualifying the event (why a draw happened, why a hand ended...)."""
     private: _builtins.bool
@@ -544,7 +549,7 @@ class Observation(_message.Message):
 
     @_builtins.property
     def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Every seat's cumulative score (lower is better)."""
+        """Every seat's cumulative score (lower is better). 64 bits, as `Event.value`."""
 
     @_builtins.property
     def pressure_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -978,7 +983,7 @@ class GameEnd(_message.Message):
     """The game."""
     @_builtins.property
     def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Final totals by seat (lower is better)."""
+        """Final totals by seat (lower is better). 64 bits, as `Event.value`."""
 
     @_builtins.property
     def places(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
