@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from craits.engine import PRESETS, Rules, RulesError, preset, rules_from_settings
+from craits.engine.rules import PRESET_NAMES
 
 # The presets table of RULINGS.md, field by field.
 PRESET_TABLE = {
@@ -136,3 +138,17 @@ def test_bad_text_settings(setting: str, needle: str) -> None:
 def test_deal_sizes() -> None:
     assert Rules().hands_in_game() == (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
     assert Rules(short_game=True).hands_in_game() == (8, 7, 6, 5, 4, 3, 2, 1)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Rules(preset="custom"),
+    lambda: Rules().replace(preset="custom"),
+    lambda: Rules.from_dict({"preset": "nope"}),
+])
+def test_an_unknown_preset_name_is_refused_however_the_rules_are_made(
+    make: Callable[[], Rules],
+) -> None:
+    """A record labelled with an unknown preset could never be loaded again."""
+    with pytest.raises(RulesError, match=r"unknown preset .*: choose one of standard, gamerules"):
+        make()
+    assert tuple(PRESETS) == PRESET_NAMES

@@ -19,6 +19,10 @@ class RulesError(ValueError):
     """A rules configuration is malformed: unknown key, wrong type, or value out of range."""
 
 
+PRESET_NAMES: Final = ("standard", "gamerules", "spanish")
+"""The presets' names, in ``PRESETS``' order (known before ``Rules``, which checks them)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every rule that varies between sources, as one immutable value.
@@ -45,7 +49,8 @@ class Rules:
     dealer_follows_direction: bool = False
     """If a hand ends counter-clockwise, the next dealer is to the right and deals to the right."""
     draw_when_able: bool = False
-    """A player may draw instead of playing even when able to play (normal play, count, jacks)."""
+    """A player may draw instead of playing even when able to play (normal play, the count, jacks,
+    a king's sequence)."""
     idiot_card: bool = False
     """A missed "one card" costs one penalty card and no forfeited turn (instead of 2 + forfeit)."""
     announce_on_one_card_deal: bool = False
@@ -67,6 +72,10 @@ class Rules:
             value = getattr(self, name)
             if not low <= value <= high:
                 raise RulesError(f"rules field {name!r} must be {low} to {high}, got {value}")
+        if self.preset not in PRESET_NAMES:  # a record saying so could never be loaded again
+            raise RulesError(
+                f"unknown preset {self.preset!r}: choose one of {', '.join(PRESET_NAMES)}"
+            )
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like any other rules value)."""
@@ -141,7 +150,7 @@ PRESETS: Final[dict[str, Rules]] = {
     ),
     "spanish": Rules(preset="spanish", nines_wild=True),
 }
-"""The named presets of RULINGS.md; every variant field can be set on top of any of them."""
+"""The named presets (docs/rules.md); every variant field can be set on top of any of them."""
 
 
 def preset(name: str) -> Rules:
