@@ -106,3 +106,55 @@ def test_sigterm_pauses_a_tournament_like_ctrl_c_and_resume_finishes_it(
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*), COUNT(DISTINCT job_id) FROM games").fetchone() == (
             12, 12)
+
+
+CRASHER = """
+import os
+from craits_bots.random import RandomBot
+
+class Crasher(RandomBot):
+    '''Dies at its third decision, in every process the tournament starts for it.'''
+    decided = 0
+
+    def decide(self, view):
+        Crasher.decided += 1
+        if Crasher.decided == 3:
+            os._exit(1)
+        return super().decide(view)
+"""
+CRASH_CUP = """
+name = "crashing"
+seed = 3
+table_size = 2
+deal_sets = 6
+concurrency = 1
+[rules]
+short_game = true
+[[bots]]
+name = "crasher"
+command = "python3 -m craits_sdk run crasher:Crasher"
+[[bots]]
+name = "lowcard"
+"""
+
+
+def test_a_bot_that_keeps_dying_pauses_the_tournament_instead_of_forfeiting_every_game(
+    cli_process: Runner, tmp_path: Path
+) -> None:
+    """Each death forfeits the game it was playing (the failure policy); after its restarts
+    are used up, the rest of its games wait for a resume instead of becoming forfeits too."""
+    (tmp_path / "crasher.py").write_text(CRASHER)
+    (tmp_path / "cup.toml").write_text(CRASH_CUP)
+    db = tmp_path / "t.sqlite"
+    run = cli_process("tournament", "run", "cup.toml", "--db", str(db), cwd=tmp_path)
+    assert run.status == 2, run.err
+    last = run.err.splitlines()[-1]
+    assert "craits: error: bot 'crasher' died 4 times in this run" in last
+    assert "its remaining games were kept for later: fix it (see " in last
+    assert "resume with `craits tournament resume " in last
+    assert statuses(db) == ["paused"]
+    with sqlite3.connect(db) as con:
+        jobs = dict(con.execute("SELECT status, COUNT(*) FROM jobs GROUP BY status").fetchall())
+    con.close()
+    assert jobs.get("done") == 4  # the four games it died in, each a forfeit
+    assert jobs.get("pending", 0) + jobs.get("running", 0) == 12 - 4

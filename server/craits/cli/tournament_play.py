@@ -191,7 +191,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
         raise UsageError(_cannot_listen(store, tid, db, args, fresh, exc)) from None
     except (LaunchError, BotStartError) as exc:  # its stored command would fail again
         raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None
-    except BotPoolError as exc:  # a remote bot was late: it may come on another try
+    except BotPoolError as exc:  # a remote bot late, or a bot that kept dying: try again later
         raise UsageError(f"{exc}; resume with `{resume_command(tid, db, args)}`") from None
     except KeyboardInterrupt:
         print(f"\ninterrupted; resume with `{resume_command(tid, db, args)}`", file=sys.stderr)

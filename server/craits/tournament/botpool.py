@@ -3,7 +3,9 @@ all its tables.
 
 Launched bots (bundled or command) are started once and multiplex every table they sit at over
 their one stream. A launched bot that dies is started again, with a new token, for its next game
-(its games in progress forfeit under the failure policy), up to ``MAX_RESTARTS`` times. Remote
+(its games in progress forfeit under the failure policy), up to ``MAX_RESTARTS`` times in a run;
+after that the run stops (``BotCrashError``) and its remaining games wait for a resume, rather
+than every one of them being recorded as a forfeit of a bot that is known to be broken. Remote
 bots get the token from the configuration (or a fresh one) and are waited for.
 """
 
@@ -28,6 +30,10 @@ MAX_RESTARTS: Final = 3
 
 class BotPoolError(Exception):
     """A bot could not be brought into the tournament."""
+
+
+class BotCrashError(BotPoolError):
+    """A launched bot kept dying: it used up its restarts in this run."""
 
 
 class BotStartError(BotPoolError):
@@ -66,6 +72,7 @@ class BotPool:
         self._specs: dict[str, BotSpec] = {}
         self._processes: dict[str, BotProcess] = {}
         self._restarts: dict[str, int] = {}
+        self._restarting = trio.Lock()
 
     async def start(self, bots: tuple[BotSpec, ...], remote_timeout_s: float) -> None:
         """Launch every launched bot and wait for every bot to connect."""
@@ -85,14 +92,29 @@ class BotPool:
                 raise error(self._no_show(spec))
 
     async def seat(self, name: str) -> RemoteSeat:
-        """A seat for bot ``name`` in a new game, restarting its process first if it died."""
-        entry = self._entries[name]
-        if entry.dead and self._restarts.get(name, 0) < MAX_RESTARTS:
-            self._restarts[name] = self._restarts.get(name, 0) + 1
-            self._say(f"bot {name} died ({entry.dead_reason}); restarting it")
-            entry = await self._launch(self._specs[name])
-            await self._referee.hub.wait_connected(entry, LAUNCH_CONNECT_S)
-        return self._referee.hub.seat_for(entry)
+        """A seat for bot ``name`` in a new game, restarting its process first if it died.
+
+        One restart at a time: tables that find the same bot dead wait for the one restarting
+        it, and then find it alive, rather than each starting a process of its own."""
+        if self._entries[name].dead:
+            async with self._restarting:
+                if self._entries[name].dead:
+                    await self._restart(name, self._entries[name])
+        return self._referee.hub.seat_for(self._entries[name])
+
+    async def _restart(self, name: str, entry: BotEntry) -> None:
+        """Start a dead bot again, unless it has used up its restarts in this run."""
+        restarts = self._restarts.get(name, 0)
+        if restarts >= MAX_RESTARTS:
+            log = self._processes[name].stderr_path
+            raise BotCrashError(
+                f"bot {name!r} died {restarts + 1} times in this run (last: {entry.dead_reason});"
+                f" its remaining games were kept for later: fix it (see {log})"
+            )
+        self._restarts[name] = restarts + 1
+        self._say(f"bot {name} died ({entry.dead_reason}); restarting it")
+        entry = await self._launch(self._specs[name])
+        await self._referee.hub.wait_connected(entry, LAUNCH_CONNECT_S)
 
     async def stop(self) -> None:
         """Tell every bot we are done, then stop the processes we started."""
