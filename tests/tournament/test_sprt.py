@@ -64,3 +64,30 @@ def test_only_complete_deal_sets_count_in_schedule_order() -> None:
     ]
     assert deal_set_scores(results, "A", "B", 2) == [0.5, 0.75]
     assert deal_set_scores(results, "B", "A", 2) == [0.5, 0.25]
+    # a complete deal set after the incomplete one waits for it: the test's sequence must not
+    # depend on which table finished first
+    later = [game(6, 3, ("A", "B"), (1, 2)), game(7, 3, ("B", "A"), (2, 1))]
+    assert deal_set_scores(results + later, "A", "B", 2) == [0.5, 0.75]
+    assert deal_set_scores(results + later + [game(5, 2, ("B", "A"), (1, 2))], "A", "B", 2) == [
+        0.5, 0.75, 0.5, 1.0]
+
+
+def test_the_verdict_is_the_first_passage_later_deal_sets_do_not_undo_it() -> None:
+    """A match stops scheduling at the decision, but games in flight still finish: they must
+    not turn a stopped match's verdict back into "continue" (or flip it)."""
+    decided = sprt([0.5, 0, 0, 0, 0, 0], 0, 100)
+    assert decided.decision == ACCEPT_H0 and decided.deal_sets == 6
+    for extra in ([1.0], [1.0, 1.0], [1.0] * 30):
+        assert sprt([0.5, 0, 0, 0, 0, 0, *extra], 0, 100) == decided
+    assert sprt([0.5, 0, 0, 0, 0], 0, 100).decision == CONTINUE
+
+
+def test_the_llr_of_running_sums_equals_the_direct_formula() -> None:
+    scores = [0.5, 0.25, 1.0, 0.75, 0.5, 0.0, 1.0]
+    result = sprt(scores, -10, 10, prior=1.0)
+    s0, s1 = 1 / (1 + 10 ** (10 / 400)), 1 / (1 + 10 ** (-10 / 400))
+    weight = len(scores) + 1.0
+    mean = (sum(scores) + 0.5) / weight
+    var = (sum((x - mean) ** 2 for x in scores) + 0.5 * (mean**2 + (1 - mean) ** 2)) / weight
+    direct = len(scores) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+    assert result.decision == CONTINUE and math.isclose(result.llr, direct, rel_tol=1e-12)

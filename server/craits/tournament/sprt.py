@@ -12,6 +12,12 @@ with x̄ and v the mean and variance of the deal-set scores. Stop for H1 when LL
 for H0 when LLR ≤ log(β/(1−α)); otherwise play on. ``prior`` pseudo deal sets, split between
 scores 0 and 1, keep v positive when the first deal sets all agree (a small pull towards 0.5 that
 fades as deal sets accumulate).
+
+The verdict is the test's *first passage*: it is taken over deal sets in deal-set order, and
+once a prefix of them crosses a bound, later deal sets do not count. A run stops scheduling
+there, but games already in flight still finish and are recorded (they are in the standings);
+had they counted, the reported verdict could contradict the one that stopped the match, and
+would depend on how many tables happened to be busy.
 """
 
 from __future__ import annotations
@@ -63,10 +69,16 @@ def sprt(
     if not elo1 > elo0:
         raise ValueError("elo1 must be greater than elo0")
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
-    n = len(scores)
-    llr = _llr(scores, expected_score(elo0), expected_score(elo1), prior) if n else 0.0
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    n, total, squares, llr = 0, 0.0, 0.0, 0.0
+    for x in scores:  # the first passage (module doc): stop at the first prefix that decides
+        n, total, squares = n + 1, total + x, squares + x * x
+        llr = _llr(n, total, squares, s0, s1, prior)
+        if not lower < llr < upper:
+            break
     decision = ACCEPT_H1 if llr >= upper else ACCEPT_H0 if llr <= lower else CONTINUE
-    mean = sum(scores) / n if n else 0.5
+    scores = scores[:n]
+    mean = total / n if n else 0.5
     return SprtResult(
         decision=decision, llr=llr, lower=lower, upper=upper, deal_sets=n, score=mean,
         elo=_elo_of(mean), wins=sum(s > 0.5 for s in scores),
@@ -74,12 +86,15 @@ def sprt(
     )
 
 
-def _llr(scores: Sequence[float], s0: float, s1: float, prior: float) -> float:
-    """The normal-approximation GSPRT statistic, with ``prior`` pseudo-observations at 0 and 1."""
-    weight = len(scores) + prior
-    mean = (sum(scores) + prior / 2) / weight
-    var = (sum((x - mean) ** 2 for x in scores) + prior / 2 * (mean**2 + (1 - mean) ** 2)) / weight
-    return len(scores) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+def _llr(n: int, total: float, squares: float, s0: float, s1: float, prior: float) -> float:
+    """The normal-approximation GSPRT statistic of ``n`` scores with sum ``total`` and sum of
+    squares ``squares``, with ``prior`` pseudo-observations at 0 and 1 (sums, so that every
+    prefix of a run of scores costs O(1))."""
+    weight = n + prior
+    mean = (total + prior / 2) / weight
+    spread = squares - 2 * mean * total + n * mean * mean  # the sum of (x - mean)**2
+    var = (spread + prior / 2 * (mean**2 + (1 - mean) ** 2)) / weight
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
 
 def _elo_of(score: float) -> float:
@@ -91,17 +106,24 @@ def _elo_of(score: float) -> float:
 def deal_set_scores(
     results: Iterable[GameResult], a: str, b: str, games_per_deal_set: int
 ) -> list[float]:
-    """A's score against B in each *complete* deal set, in deal-set order.
+    """A's score against B in each *complete* deal set, in deal-set order, up to the first one
+    that is not complete.
 
     Only deal sets with all ``games_per_deal_set`` seatings played count: a partial deal set
-    would let the luck of the cards back in.
+    would let the luck of the cards back in. A complete one after an incomplete one waits for
+    it, so that the test sees the same sequence however the tables finished (module doc).
     """
     units: dict[tuple[int, int], list[float]] = {}
     for result in results:
         if a in result.seats and b in result.seats:
             pa, pb = result.places[result.seats.index(a)], result.places[result.seats.index(b)]
             units.setdefault(_order_key(result), []).append(pair_score(pa, pb))
-    return [sum(v) / len(v) for _, v in sorted(units.items()) if len(v) == games_per_deal_set]
+    scores = []
+    for _, unit in sorted(units.items()):
+        if len(unit) != games_per_deal_set:
+            break
+        scores.append(sum(unit) / len(unit))
+    return scores
 
 
 def _order_key(result: GameResult) -> tuple[int, int]:
