@@ -16,7 +16,7 @@ import pytest
 from craits.cli import main as cli_main
 
 if TYPE_CHECKING:
-    from conftest import Runner  # tests/cli/conftest.py
+    from .helpers import Runner
 
 TWO_BOTS = ("--bot", "random", "--bot", "greedy")
 UNWRITABLE_DIR = Path("/sys/craits-test-logs")

@@ -19,7 +19,7 @@ from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.v1 import referee_pb2 as pb
 
-from .conftest import rawbot
+from .helpers import rawbot
 from .wire import read_capture
 
 PUBLIC_EVENT_KINDS = {"play", "upturn", "dealer_draw", "hand_score"}

@@ -17,7 +17,7 @@ from craits.report.terminal import Style, render
 from craits.tournament.records import LogEntry
 from craits.tournament.store import Store
 
-from .conftest import BOTS, STRUCK_DECISION, STRUCK_GAME, Run, Tournament
+from .helpers import BOTS, STRUCK_DECISION, STRUCK_GAME, Run, Tournament
 
 Craits = Callable[..., Run]
 CARD = re.compile(r"(?<![\w])(?:10|[2-9AJQK])[CDHS](?![\w])")
