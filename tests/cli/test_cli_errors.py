@@ -82,7 +82,7 @@ def test_ctrl_c_while_the_commands_load_is_not_a_traceback(
     def interrupted(name: str) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_main.importlib, "import_module", interrupted)
+    monkeypatch.setattr("importlib.import_module", interrupted)
     assert cli_main.main(["rules", "show"]) == 130
     assert capsys.readouterr().err == "craits: interrupted\n"
 
