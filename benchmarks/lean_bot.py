@@ -29,10 +29,10 @@ from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 
 
-async def _play(stub: pb_grpc.RefereeStub, token: str, work: list[float] | None) -> None:
+async def _play(stub: pb_grpc.RefereeAsyncStub, token: str, work: list[float] | None) -> None:
     """Say hello, then answer every decision request in a packet with one packet (and time
     that work into ``work``, if given)."""
-    call = stub.Connect()
+    call = stub.Connect(None)
     hello = pb.BotMessage(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, token=token))
     await call.write(pb.BotPacket(messages=[hello]))
     while True:

@@ -14,7 +14,6 @@ import json
 import sys
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import grpc
 
@@ -30,8 +29,10 @@ class Echo(pb_grpc.RefereeServicer):
             messages=[pb.RefereeMessage(update=pb.GameUpdate(game_id="x" * size))]
         )
 
-    async def Connect(  # type: ignore[override]
-        self, request_iterator: AsyncIterator[pb.BotPacket], context: Any
+    async def Connect(
+        self,
+        request_iterator: AsyncIterator[pb.BotPacket],
+        context: grpc.aio.ServicerContext[pb.BotPacket, pb.RefereePacket],
     ) -> AsyncIterator[pb.RefereePacket]:
         async for _ in request_iterator:
             yield self.reply
@@ -47,11 +48,13 @@ async def serve(port_file: str, size: int) -> None:
     await server.wait_for_termination()
 
 
-async def _one_stream(stub: Any, deadline: float, size: int, lat: list[float]) -> int:
+async def _one_stream(
+    stub: pb_grpc.RefereeAsyncStub, deadline: float, size: int, lat: list[float]
+) -> int:
     request = pb.BotPacket(messages=[pb.BotMessage(
         move=pb.MoveReply(game_id="g" * max(1, size // 10), decision_id=1, legal_index=0)
     )])
-    call = stub.Connect()
+    call = stub.Connect(None)
     n = 0
     while time.perf_counter() < deadline:
         t = time.perf_counter()

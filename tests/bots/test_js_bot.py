@@ -18,7 +18,7 @@ from craits.engine import preset
 from craits.referee import bridge
 from craits.referee.server import open_referee
 
-from .conftest import JS_BOT, match, spec
+from .helpers import JS_BOT, match, spec
 
 NODE_MODULES = JS_BOT.parent / "node_modules"
 

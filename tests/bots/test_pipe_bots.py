@@ -7,7 +7,7 @@ from pathlib import Path
 
 from craits.engine import Event
 
-from .conftest import PIPE_BOTS, SHORT, faults_of, first_legal_totals, match, pipe, spec
+from .helpers import PIPE_BOTS, SHORT, faults_of, first_legal_totals, match, pipe, spec
 
 FIRST_LEGAL = PIPE_BOTS / "first_legal.sh"
 AWK_BOT = PIPE_BOTS / "awk_bot.sh"

@@ -15,7 +15,7 @@ from craits.pipebot.lines import decision_line, rejected_line
 from craits.protocol import moves_to_pb, observation_to_pb
 from craits.v1 import referee_pb2 as pb
 
-from .conftest import ROOT
+from .helpers import ROOT
 
 DOC = (ROOT / "docs" / "pipe-bots.md").read_text()
 

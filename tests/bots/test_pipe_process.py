@@ -17,7 +17,7 @@ from craits.referee.game import GameResult
 from craits.referee.match import run_match
 from craits.referee.server import open_referee
 
-from .conftest import pipe, spec
+from .helpers import pipe, spec
 
 CRAITS = [sys.executable, "-m", "craits"]
 

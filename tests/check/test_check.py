@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from referee.conftest import rawbot
 
 from craits.referee.positions import POSITIONS
+from tests.referee.helpers import rawbot
 
-from .conftest import check_json, check_process, forgetful
+from .helpers import check_json, check_process, forgetful
 
 ALL_CHECKS = ["connect", *(p.name for p in POSITIONS), "full-game", "after-game"]
 

@@ -16,7 +16,7 @@ import pytest
 from craits.cli import main as cli_main
 
 if TYPE_CHECKING:
-    from conftest import Runner  # tests/cli/conftest.py
+    from .helpers import Runner
 
 TWO_BOTS = ("--bot", "random", "--bot", "greedy")
 UNWRITABLE_DIR = Path("/sys/craits-test-logs")
@@ -82,7 +82,7 @@ def test_ctrl_c_while_the_commands_load_is_not_a_traceback(
     def interrupted(name: str) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_main.importlib, "import_module", interrupted)
+    monkeypatch.setattr("importlib.import_module", interrupted)
     assert cli_main.main(["rules", "show"]) == 130
     assert capsys.readouterr().err == "craits: interrupted\n"
 

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from referee.conftest import rawbot
+
+from tests.referee.helpers import rawbot
 
 if TYPE_CHECKING:
-    from conftest import Runner  # tests/cli/conftest.py
+    from .helpers import Runner
 
 SHORT = ("--set", "short_game=true")
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from conftest import Runner  # tests/cli/conftest.py
+    from .helpers import Runner
 
 TWO_BOTS = ("--bot", "a", "--bot", "b")
 

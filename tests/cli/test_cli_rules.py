@@ -10,6 +10,8 @@ from craits.cli.rules import explain, field_descriptions, parse_card
 from craits.engine import CARDS, PRESETS, Rules, hand_score, preset
 from craits.engine.scoring import CARD_POINTS
 
+from .helpers import Runner
+
 # ----------------------------------------------------------------------------- score
 
 
@@ -24,7 +26,7 @@ from craits.engine.scoring import CARD_POINTS
         ("spanish", ["10h", "qs"], 35),  # lower case, and 10
     ],
 )
-def test_score_json(cli, preset_name: str, cards: list[str], score: int) -> None:
+def test_score_json(cli: Runner, preset_name: str, cards: list[str], score: int) -> None:
     result = cli("rules", "score", "--preset", preset_name, "--json", *cards)
     assert result.status == 0, result.err
     data = result.json()
@@ -33,14 +35,14 @@ def test_score_json(cli, preset_name: str, cards: list[str], score: int) -> None
     assert set(data) >= {"score", "cards", "threes", "cancelled", "counted", "explanation"}
 
 
-def test_score_names_the_cancelled_cards(cli) -> None:
+def test_score_names_the_cancelled_cards(cli: Runner) -> None:
     data = cli("rules", "score", "--json", "A,3,3,6,7,9,K").json()
     assert data["threes"] == ["3", "3"]
     assert data["cancelled"] == ["6", "9"]
     assert data["counted"] == ["A", "7", "K"]
 
 
-def test_score_text_explains_cancellation(cli) -> None:
+def test_score_text_explains_cancellation(cli: Runner) -> None:
     result = cli("rules", "score", "--preset", "gamerules", "3", "2", "8")
     assert result.status == 0
     score_line, explanation = result.out.splitlines()
@@ -49,13 +51,13 @@ def test_score_text_explains_cancellation(cli) -> None:
     assert explanation.endswith("= 20")
 
 
-def test_score_says_why_an_eight_stayed(cli) -> None:
+def test_score_says_why_an_eight_stayed(cli: Runner) -> None:
     out = cli("rules", "score", "3", "2", "8").out
     assert "the three cancels 2 (20)" in out
     assert "eights are never cancelled" in out
 
 
-def test_score_respects_set(cli) -> None:
+def test_score_respects_set(cli: Runner) -> None:
     data = cli("rules", "score", "--set", "three_cancels_eight=true", "--json", "3,2,8").json()
     assert data["score"] == 23
     assert data["cancelled"] == ["8"]
@@ -94,11 +96,11 @@ def test_explanation_agrees_with_engine_on_random_hands() -> None:
         (["rules", "score", "KS", *["K"] * 8], "9 x K: no hand can hold more than 8"),
     ],
 )
-def test_usage_errors(cli, argv: list[str], fragment: str) -> None:
+def test_usage_errors(cli: Runner, argv: list[str], fragment: str) -> None:
     cli(*argv).assert_usage_error(fragment)
 
 
-def test_as_many_copies_as_two_decks_hold_are_scored(cli) -> None:
+def test_as_many_copies_as_two_decks_hold_are_scored(cli: Runner) -> None:
     assert cli("rules", "score", "AH", "AH", "3H", "3H", *["3"] * 6, "--json").json()["score"] == 24
 
 
@@ -106,13 +108,13 @@ def test_as_many_copies_as_two_decks_hold_are_scored(cli) -> None:
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
-def test_show_json_is_the_preset(cli, name: str) -> None:
+def test_show_json_is_the_preset(cli: Runner, name: str) -> None:
     data = cli("rules", "show", name, "--json").json()
     assert data == preset(name).to_dict()
     assert Rules.from_dict(data) == preset(name)
 
 
-def test_show_json_applies_settings(cli) -> None:
+def test_show_json_applies_settings(cli: Runner) -> None:
     data = cli(
         "rules", "show", "gamerules", "--set", "face_cards=on", "--set", "max_turns_per_hand=500",
         "--json",
@@ -120,7 +122,7 @@ def test_show_json_applies_settings(cli) -> None:
     assert data == preset("gamerules").replace(face_cards=True, max_turns_per_hand=500).to_dict()
 
 
-def test_show_table_lists_every_field_with_a_description(cli) -> None:
+def test_show_table_lists_every_field_with_a_description(cli: Runner) -> None:
     result = cli("rules", "show", "spanish")
     assert result.status == 0
     lines = result.out.splitlines()
@@ -132,7 +134,7 @@ def test_show_table_lists_every_field_with_a_description(cli) -> None:
         assert field_descriptions()[name] in rows[name]
 
 
-def test_show_marks_changed_fields(cli) -> None:
+def test_show_marks_changed_fields(cli: Runner) -> None:
     out = cli("rules", "show", "--set", "face_cards=true").out
     row = next(line for line in out.splitlines() if line.startswith("face_cards"))
     assert "true*" in row
@@ -148,11 +150,11 @@ def test_every_rules_field_has_a_description() -> None:
 # ----------------------------------------------------------------------------- as a process
 
 
-def test_score_as_a_process(cli_process) -> None:
+def test_score_as_a_process(cli_process: Runner) -> None:
     result = cli_process("rules", "score", "--json", "A,3,3,6,7,9,K")
     assert result.status == 0, result.err
     assert result.json()["score"] == 37
 
 
-def test_error_as_a_process(cli_process) -> None:
+def test_error_as_a_process(cli_process: Runner) -> None:
     cli_process("rules", "show", "nosuchpreset").assert_usage_error("unknown preset")

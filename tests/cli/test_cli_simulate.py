@@ -11,13 +11,15 @@ import pytest
 from craits.engine import GameRecord, preset, replay
 from craits.simulate import random_playout, run_random_games
 
+from .helpers import Runner
+
 SUMMARY_KEYS = {
     "players", "games", "seed", "rules", "decisions", "seconds", "wall_seconds",
     "decisions_per_second", "games_per_second", "mean_scores", "capped_hands", "record",
 }
 
 
-def test_json_summary(cli) -> None:
+def test_json_summary(cli: Runner) -> None:
     result = cli("simulate", "--players", "3", "--games", "4", "--seed", "11", "--json")
     assert result.status == 0, result.err
     data = result.json()
@@ -31,7 +33,7 @@ def test_json_summary(cli) -> None:
     assert data["record"] is None
 
 
-def test_summary_matches_the_library(cli) -> None:
+def test_summary_matches_the_library(cli: Runner) -> None:
     data = cli("simulate", "--players", "5", "--games", "3", "--seed", "2", "--json",
                "--preset", "spanish", "--set", "face_cards=true").json()
     rules = preset("spanish").replace(face_cards=True)
@@ -49,7 +51,7 @@ def test_runs_are_deterministic() -> None:
     assert first.decisions == len(first.moves)
 
 
-def test_text_summary(cli) -> None:
+def test_text_summary(cli: Runner) -> None:
     result = cli("simulate", "--players", "2", "--games", "2", "--seed", "5")
     assert result.status == 0, result.err
     labels = [line.split("  ")[0].strip() for line in result.out.splitlines()]
@@ -61,7 +63,7 @@ def test_text_summary(cli) -> None:
     assert result.err == ""  # no progress line: stderr is not a terminal here
 
 
-def test_record_lines_replay_to_the_same_outcome(cli, tmp_path: Path) -> None:
+def test_record_lines_replay_to_the_same_outcome(cli: Runner, tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     result = cli("simulate", "--players", "4", "--games", "3", "--seed", "40",
                  "--set", "face_cards=true", "--record", str(path), "--json")
@@ -80,7 +82,9 @@ def test_record_lines_replay_to_the_same_outcome(cli, tmp_path: Path) -> None:
         assert [e.to_dict() for e in game.events] == data["events"]
 
 
-def test_progress_goes_to_stderr_on_a_terminal(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_goes_to_stderr_on_a_terminal(
+    cli: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     result = cli("simulate", "--games", "2", "--json")
     assert "simulating: 2/2 games" in result.err
@@ -98,17 +102,17 @@ def test_progress_goes_to_stderr_on_a_terminal(cli, monkeypatch: pytest.MonkeyPa
         (["--record", "/nonexistent-dir/x.jsonl"], "cannot write record file"),
     ],
 )
-def test_usage_errors(cli, argv: list[str], fragment: str) -> None:
+def test_usage_errors(cli: Runner, argv: list[str], fragment: str) -> None:
     cli("simulate", *argv).assert_usage_error(fragment)
 
 
-def test_bad_settings_do_not_create_the_record(cli, tmp_path: Path) -> None:
+def test_bad_settings_do_not_create_the_record(cli: Runner, tmp_path: Path) -> None:
     path = tmp_path / "never.jsonl"
     cli("simulate", "--set", "bogus=1", "--record", str(path)).assert_usage_error("bogus")
     assert not path.exists()
 
 
-def test_simulate_as_a_process(cli_process, tmp_path: Path) -> None:
+def test_simulate_as_a_process(cli_process: Runner, tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     result = cli_process("simulate", "--players", "6", "--games", "2", "--json",
                          "--record", str(path))

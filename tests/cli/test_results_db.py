@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import TINY, Runner, not_mine
+
+from .helpers import TINY, Runner, not_mine
 
 
 def other_programs_database(path: Path) -> Path:

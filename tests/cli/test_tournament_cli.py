@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import TINY, Runner, not_mine
 
 from craits.tournament.store import Store
+
+from .helpers import TINY, Runner, not_mine
 
 CRAITS = [sys.executable, "-m", "craits"]
 

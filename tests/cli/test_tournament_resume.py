@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import TINY, Result, Runner, done_games
-
 from craits.cli.database import DEFAULT_DB
 from craits.cli.tournament_play import resume_command
+
+from .helpers import TINY, Result, Runner, done_games
 
 MY_BOT = "from craits_bots.greedy import GreedyBot as MyBot\n"
 """A bot module beside the configuration: importable only from the directory it is in."""

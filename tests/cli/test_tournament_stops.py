@@ -9,10 +9,10 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import TINY, Result, Runner
-
 from craits.tournament.config import config_from_dict
 from craits.tournament.store import Store
+
+from .helpers import TINY, Result, Runner
 
 
 def statuses(db: Path) -> list[str]:

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.referee.conftest import RAWBOT
+from tests.referee.helpers import RAWBOT
 
 CONFIG = """
 name = "with-remote"

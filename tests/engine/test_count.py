@@ -42,7 +42,7 @@ def test_count_adds_and_the_first_who_cannot_draws_the_count() -> None:
     assert (end.seat, end.value) == (3, 5)
     assert len(game.hands[3]) == 8
     # Normal play resumes with the NEXT player, on the last 2 (its function not applied again).
-    assert game.to_act == 0 and game.phase is Phase.PLAY and game.count == 0
+    assert (game.to_act, game.phase, game.count) == (0, Phase.PLAY, 0)
     assert game.top_card == card("2S") and game.active_suit == 3
 
 

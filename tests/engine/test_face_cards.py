@@ -31,7 +31,7 @@ def test_jack_next_draws_two_and_loses_the_turn() -> None:
     events = play(game, "draw")
     assert draws(events) == [(1, 2, "jack")]
     assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "jack")]
-    assert game.to_act == 2 and game.phase is Phase.PLAY and game.jack_penalty == 0
+    assert (game.to_act, game.phase, game.jack_penalty) == (2, Phase.PLAY, 0)
 
 
 def test_consecutive_jacks_make_four_six_eight() -> None:
@@ -174,7 +174,7 @@ def test_king_three_more_cards_first_two_without_function_third_with() -> None:
     assert [e.value for e in of_kind(events, "king")] == [3, 2, 1]
     assert [(e.seat, e.detail) for e in of_kind(events, "skip")] == [(1, "four")]
     assert not of_kind(events, "count", "reverse")
-    assert game.to_act == 2 and game.phase is Phase.PLAY and game.king_left == 0
+    assert (game.to_act, game.phase, game.king_left) == (2, Phase.PLAY, 0)
 
 
 def test_king_sequence_keeps_the_suit_choice_of_eights_and_nines() -> None:

@@ -27,7 +27,7 @@ from craits.engine import (
     preset,
     replay,
 )
-from craits.engine.cards import RANK, build_deck
+from craits.engine.cards import RANK, Card, build_deck
 
 from .helpers import all_cards, deck_size
 
@@ -255,7 +255,7 @@ def test_clone_plays_on_independently_and_identically() -> None:
 def test_deals_do_not_depend_on_how_earlier_hands_were_played() -> None:
     r = preset("standard").replace(max_turns_per_hand=60)
 
-    def deals(policy_seed: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    def deals(policy_seed: int) -> list[tuple[int, int, tuple[Card, ...]]]:
         game = Game.new(r, 4, seed=77)
         rng = random.Random(policy_seed)
         while not game.is_over:

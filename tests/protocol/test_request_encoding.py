@@ -114,7 +114,7 @@ def test_varint_is_protobufs_own(n: int) -> None:
 
 
 def test_an_event_longer_than_one_length_byte_is_framed_like_protobuf_frames_it() -> None:
-    long = Event("hand_score", 1, tuple(range(40)), 77, 2, "x" * 200, False)
+    long = Event("hand_score", 1, CARDS[:40], 77, 2, "x" * 200, False)
     for index in (0, 5, 130, 20_000):
         expected = pb.Observation(events=[_event(long, index)]).SerializeToString()
         assert protocol._event_entry(protocol._OBSERVATION_EVENTS, index, long) == expected

@@ -42,7 +42,7 @@ def _reply(
     if mode == "illegal":
         held = {(c.rank, c.suit) for c in req.observation.hand}
         rank, suit = next((r, s) for r in range(1, 14) for s in range(1, 5) if (r, s) not in held)
-        card = pb.Card(rank=rank, suit=suit)  # type: ignore[arg-type]
+        card = pb.Card(rank=pb.Rank.ValueType(rank), suit=pb.Suit.ValueType(suit))
         move = pb.Move(kind=pb.MOVE_KIND_PLAY, card=card)
         bad = pb.MoveReply(game_id=req.game_id, decision_id=req.decision_id, move=move)
         return [pb.BotMessage(move=bad)]

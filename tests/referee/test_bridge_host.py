@@ -8,13 +8,13 @@ import os
 import signal
 import sys
 import threading
-from typing import Any
 
 import grpc
 import pytest
 import trio
 
 from craits.referee import bridge
+from craits.referee.hub import Session
 from craits.referee.server import open_referee
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
@@ -81,9 +81,9 @@ def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> 
     async def main() -> None:
         async with open_referee() as ref:
             channel = grpc.aio.insecure_channel(ref.address)
-            call = pb_grpc.RefereeStub(channel).Connect()
+            call = pb_grpc.RefereeStub(channel).Connect(None)
             await bridge.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(
-                hello=pb.Hello(protocol_version=1, token="nobody"))])))
+                hello=pb.Hello(protocol_version=pb.PROTOCOL_VERSION_1, token="nobody"))])))
             reply = await bridge.wait_host(call.read())
             assert isinstance(reply, pb.RefereePacket)
             reached.append(reply.messages[0].error.message)
@@ -92,7 +92,7 @@ def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> 
                 await trio.sleep(5)
             finally:
                 reached.append("interrupted")
-                await bridge.wait_host(channel.close())
+                await bridge.wait_host(channel.close(None))
 
     with pytest.raises(KeyboardInterrupt):
         bridge.run(main)
@@ -121,7 +121,7 @@ def test_a_failing_packet_handler_ends_that_stream_only(caplog: pytest.LogCaptur
         async with open_referee() as ref:
             real = ref.hub.on_packet
 
-            def broken(session: Any, packet: pb.BotPacket) -> None:
+            def broken(session: Session, packet: pb.BotPacket) -> None:
                 if packet.messages[0].hello.token == "boom":
                     raise ZeroDivisionError("hub bug")
                 real(session, packet)
@@ -130,16 +130,18 @@ def test_a_failing_packet_handler_ends_that_stream_only(caplog: pytest.LogCaptur
             channel = grpc.aio.insecure_channel(ref.address)
             stub = pb_grpc.RefereeStub(channel)
 
-            async def hello(token: str) -> Any:
-                call = stub.Connect()
+            async def hello(token: str) -> object:
+                call = stub.Connect(None)
                 await call.write(pb.BotPacket(messages=[pb.BotMessage(
-                    hello=pb.Hello(protocol_version=1, token=token))]))
+                    hello=pb.Hello(protocol_version=pb.PROTOCOL_VERSION_1, token=token))]))
                 return await call.read()
 
             first = await bridge.wait_host(hello("boom"))
             second = await bridge.wait_host(hello("nobody"))
-            await bridge.wait_host(channel.close())
-            return first is grpc.aio.EOF, second.messages[0].error.message
+            await bridge.wait_host(channel.close(None))
+            assert isinstance(second, pb.RefereePacket), second
+            ended = first is grpc.aio.EOF  # type: ignore[attr-defined]  # not in grpc-stubs
+            return ended, second.messages[0].error.message
 
     ended, answer = bridge.run(main)
     assert ended
@@ -170,14 +172,16 @@ def test_a_message_composed_on_the_loops_next_pass_joins_the_packet_being_sent()
     assert sent == [2, 1]
 
 
-def _raw_connect(address: str) -> tuple[grpc.aio.Channel, Any]:
+def _raw_connect(
+    address: str,
+) -> tuple[grpc.aio.Channel, grpc.aio.StreamStreamCall[bytes, pb.RefereePacket]]:
     """A Connect stream whose requests are raw bytes (so a test can send what is not protobuf)."""
     channel = grpc.aio.insecure_channel(address)
     method = channel.stream_stream(
         f"/{bridge.SERVICE_NAME}/Connect",
         request_serializer=lambda raw: raw, response_deserializer=pb.RefereePacket.FromString,
     )
-    return channel, method()
+    return channel, method(None)
 
 
 def test_a_malformed_packet_gets_an_error_in_band_and_no_traceback(
@@ -189,11 +193,13 @@ def test_a_malformed_packet_gets_an_error_in_band_and_no_traceback(
 
             async def exchange() -> pb.RefereePacket:
                 await call.write(b"\xff\xff\xff\xff")
-                return await call.read()
+                reply = await call.read()
+                assert isinstance(reply, pb.RefereePacket), reply
+                return reply
 
             answer = await bridge.wait_host(exchange())
-            await bridge.wait_host(channel.close())
-            return answer  # type: ignore[no-any-return]
+            await bridge.wait_host(channel.close(None))
+            return answer
 
     answer = bridge.run(main)
     assert answer.messages[0].error.code == pb.ERROR_CODE_PROTOCOL
@@ -209,9 +215,9 @@ def test_a_stream_left_with_too_many_unsent_messages_is_ended() -> None:
         async with open_referee() as ref:
             entry = ref.hub.issue_token("deaf")
             channel = grpc.aio.insecure_channel(ref.address)
-            call = pb_grpc.RefereeStub(channel).Connect()
+            call = pb_grpc.RefereeStub(channel).Connect(None)
             await bridge.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(
-                hello=pb.Hello(protocol_version=1, token=entry.token))])))
+                hello=pb.Hello(protocol_version=pb.PROTOCOL_VERSION_1, token=entry.token))])))
             assert await ref.hub.wait_connected(entry, 5)
             session = entry.session
             assert session is not None
@@ -221,7 +227,7 @@ def test_a_stream_left_with_too_many_unsent_messages_is_ended() -> None:
                 while entry.session is not None:
                     await trio.sleep(0.01)
             gone = entry.session is None
-            await bridge.wait_host(channel.close())
+            await bridge.wait_host(channel.close(None))
             return gone, call.cancelled() or call.done()
 
     gone, ended = bridge.run(main)

@@ -19,7 +19,7 @@ from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.v1 import referee_pb2 as pb
 
-from .conftest import rawbot
+from .helpers import rawbot
 from .wire import read_capture
 
 PUBLIC_EVENT_KINDS = {"play", "upturn", "dealer_draw", "hand_score"}
@@ -68,6 +68,7 @@ def _check_event_cards(seat: int, event: pb.Event) -> None:
 
 def _check_message(seat: int, msg: pb.RefereeMessage, snaps: Snapshots) -> int:
     case = msg.WhichOneof("payload")
+    assert case is not None, f"a message without a payload: {msg}"
     body = getattr(msg, case)
     checked = 0
     hands = top = None
@@ -77,7 +78,9 @@ def _check_message(seat: int, msg: pb.RefereeMessage, snaps: Snapshots) -> int:
     for path, card, chain in _cards(body):
         checked += 1
         if path.endswith("events.cards"):
-            _check_event_cards(seat, chain[-1])  # type: ignore[arg-type]
+            event = chain[-1]
+            assert isinstance(event, pb.Event), path
+            _check_event_cards(seat, event)
         elif path == "observation.hand":
             pass  # compared above with the engine's hand of this seat
         elif path == "legal_moves.card":

@@ -12,7 +12,7 @@ from craits.referee.game import GameResult, GameSpec
 from craits.referee.match import run_match
 from craits.referee.policy import FailurePolicy, TimeControl
 
-from .conftest import rawbot
+from .helpers import rawbot
 
 
 def _match(specs: list[str], spec: GameSpec, logs: Path) -> GameResult:

@@ -162,7 +162,9 @@ def test_no_move_clock_outlives_its_game() -> None:
     spec = GameSpec("tasks", RULES, 5, TimeControl(1000, 0))
 
     def clocks() -> list[str]:
-        nurseries = trio.lowlevel.current_root_task().child_nurseries  # the system tasks' too
+        root = trio.lowlevel.current_root_task()
+        assert root is not None
+        nurseries = root.child_nurseries  # the system tasks' too
         return [t.name for n in nurseries for t in n.child_tasks
                 if t.name.startswith("move clock")]
 

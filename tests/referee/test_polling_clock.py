@@ -140,11 +140,11 @@ def test_a_referee_stream_starts_the_runs_poll_when_it_answers_a_bot(
     async def main() -> tuple[str, bool]:
         async with open_referee() as ref:
             channel = grpc.aio.insecure_channel(ref.address)
-            call = pb_grpc.RefereeStub(channel).Connect()
-            hello = pb.Hello(protocol_version=1, token="nobody")
+            call = pb_grpc.RefereeStub(channel).Connect(None)
+            hello = pb.Hello(protocol_version=pb.PROTOCOL_VERSION_1, token="nobody")
             await bridge.wait_host(call.write(pb.BotPacket(messages=[pb.BotMessage(hello=hello)])))
             reply = await bridge.wait_host(call.read())
-            await bridge.wait_host(channel.close())
+            await bridge.wait_host(channel.close(None))
             assert isinstance(reply, pb.RefereePacket)
             run_clock = trio.lowlevel.current_clock()
             return reply.messages[0].error.message, bool(polls) and polls[0] is run_clock

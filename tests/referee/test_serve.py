@@ -24,7 +24,7 @@ from craits.referee.hub import BotEntry, BotHub
 from craits.referee.match import run_match
 from craits.referee.seats import InProcessSeat, Seat
 
-from .conftest import RAWBOT
+from .helpers import RAWBOT
 
 TOKEN_LINE = re.compile(r"bot (\w+): CRAITS_SERVER=(\S+) CRAITS_TOKEN=(\S+)")
 

@@ -16,7 +16,7 @@ from craits.engine import Game, format_cards
 from craits.report.stored import load_game
 from craits.tournament.store import Store
 
-from .conftest import Tournament
+from .helpers import Tournament
 from .pages import Elements
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

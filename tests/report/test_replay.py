@@ -6,6 +6,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from craits.report.terminal import Style, render
 from craits.tournament.records import LogEntry
 from craits.tournament.store import Store
 
-from .conftest import BOTS, STRUCK_DECISION, STRUCK_GAME, Run, Tournament
+from .helpers import BOTS, STRUCK_DECISION, STRUCK_GAME, Run, Tournament
 
 Craits = Callable[..., Run]
 CARD = re.compile(r"(?<![\w])(?:10|[2-9AJQK])[CDHS](?![\w])")
@@ -186,7 +187,7 @@ def test_usage_errors(tournament: Tournament, craits: Craits, args: tuple[str, .
 
 
 def test_unknown_tournament_and_missing_database(tournament: Tournament, craits: Craits,
-                                                 tmp_path: Any) -> None:
+                                                 tmp_path: Path) -> None:
     run = craits("replay", "nosuch", "0", "--db", tournament.db)
     assert run.status == 2 and "no tournament 'nosuch'" in run.err
     missing = tmp_path / "none.sqlite"

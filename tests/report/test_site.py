@@ -12,7 +12,7 @@ from craits.report.frames import game_frames
 from craits.report.stored import iter_games
 from craits.tournament.store import Store
 
-from .conftest import HOSTILE_NAME, Run, Tournament
+from .helpers import HOSTILE_NAME, Run, Tournament
 from .pages import Elements, fold
 
 Craits = Callable[..., Run]

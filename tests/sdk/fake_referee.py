@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import grpc
@@ -25,10 +25,13 @@ from craits_sdk import Bot, Options, serve
 TIMEOUT_S = 10.0
 
 
+Context = grpc.aio.ServicerContext[pb.BotPacket, pb.RefereePacket]
+
+
 class Conn:
     """One bot stream, seen from the referee."""
 
-    def __init__(self, context: Any, referee: FakeReferee) -> None:
+    def __init__(self, context: Context, referee: FakeReferee) -> None:
         self.context = context
         self.referee = referee
 
@@ -76,7 +79,9 @@ class FakeReferee(referee_pb2_grpc.RefereeServicer):
         self.connections = 0
         self.received: list[pb.BotPacket] = []
 
-    async def Connect(self, request_iterator: Any, context: Any) -> None:
+    async def Connect(  # type: ignore[override]  # answers through context.write, as the referee
+        self, request_iterator: AsyncIterator[pb.BotPacket], context: Context
+    ) -> None:
         script = self.scripts[min(self.connections, len(self.scripts) - 1)]
         self.connections += 1
         await script(Conn(context, self))
@@ -105,9 +110,9 @@ def welcome() -> pb.RefereeMessage:
     )
 
 
-def error(code: int, message: str = "test error") -> pb.RefereeMessage:
+def error(code: pb.ErrorCode.ValueType, message: str = "test error") -> pb.RefereeMessage:
     """A fatal Error."""
-    return pb.RefereeMessage(error=pb.Error(code=code, message=message))  # type: ignore[arg-type]
+    return pb.RefereeMessage(error=pb.Error(code=code, message=message))
 
 
 def shutdown() -> pb.RefereeMessage:

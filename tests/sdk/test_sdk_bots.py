@@ -81,7 +81,10 @@ def test_random_bot_seed_comes_from_the_environment(monkeypatch: pytest.MonkeyPa
 
 def test_greedy_beats_random_on_average() -> None:
     """One greedy seat against three random ones, the greedy seat rotating; 40 games."""
-    greedy_totals, random_totals, greedy_places, random_places = [], [], [], []
+    greedy_totals: list[int] = []
+    random_totals: list[int] = []
+    greedy_places: list[int] = []
+    random_places: list[int] = []
     for i in range(40):
         greedy_seat = i % 4
         bots: list[Bot] = [

@@ -283,7 +283,12 @@ def test_a_bot_that_never_reads_the_history_never_pays_for_converting_it(
 
     converted: list[int] = []
     convert = sdk_game._event_of
-    monkeypatch.setattr(sdk_game, "_event_of", lambda e: converted.append(1) or convert(e))
+
+    def counted(msg: pb.Event) -> Event:
+        converted.append(1)
+        return convert(msg)
+
+    monkeypatch.setattr(sdk_game, "_event_of", counted)
     game = new_game(seed=7)
     seat = game.to_act
 
@@ -329,7 +334,7 @@ def test_an_on_update_set_on_the_instance_is_called_too() -> None:
         (pb.ERROR_CODE_PROTOCOL, EXIT_FAILURE),
     ],
 )
-def test_fatal_error_exits_with_its_status(code: int, expected: int) -> None:
+def test_fatal_error_exits_with_its_status(code: pb.ErrorCode.ValueType, expected: int) -> None:
     async def script(conn: Conn) -> None:
         await conn.expect_hello()
         await conn.send(error(code, "unknown token 'secret'"))

@@ -11,7 +11,7 @@ import pytest
 from craits.tournament.config import config_from_dict
 from craits.tournament.runner import RunError, bot_directory
 from craits.tournament.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from craits.tournament.store import Store, StoreError
+from craits.tournament.store import OpenMode, Store, StoreError
 
 from .test_store import small_config
 
@@ -52,9 +52,9 @@ def test_reading_an_old_store_neither_migrates_nor_writes_it(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("mode", ["read", "write"])
-def test_only_create_mode_makes_a_file(tmp_path: Path, mode: str) -> None:
+def test_only_create_mode_makes_a_file(tmp_path: Path, mode: OpenMode) -> None:
     with pytest.raises(StoreError, match="no such file"):
-        Store.open(tmp_path / "new" / "t.sqlite", mode=mode)  # type: ignore[arg-type]
+        Store.open(tmp_path / "new" / "t.sqlite", mode=mode)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -1,4 +1,4 @@
-"""Fixtures for referee tests: real referees on loopback, real bot processes."""
+"""Helpers for referee tests: the raw-protocol test bot as a bot SPEC."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Tests of the ``craits`` command line, in process and as real processes."""
