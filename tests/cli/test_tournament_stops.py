@@ -9,10 +9,13 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from craits.tournament.config import config_from_dict
+from craits.tournament.records import FinishedGame
 from craits.tournament.store import Store
 
-from .helpers import TINY, Result, Runner
+from .helpers import TINY, Result, Runner, done_games
 
 
 def statuses(db: Path) -> list[str]:
@@ -158,3 +161,41 @@ def test_a_bot_that_keeps_dying_pauses_the_tournament_instead_of_forfeiting_ever
     con.close()
     assert jobs.get("done") == 4  # the four games it died in, each a forfeit
     assert jobs.get("pending", 0) + jobs.get("running", 0) == 12 - 4
+
+
+def test_a_database_that_fails_mid_run_is_one_line_with_the_resume_command(
+    cli: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk, here made by failing the second game's write as SQLite reports it."""
+    real = Store.record_game
+    calls = 0
+
+    def filling(self: Store, game: FinishedGame) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(self, game)
+
+    monkeypatch.setattr(Store, "record_game", filling)
+    cup = tmp_path / "tiny.toml"
+    cup.write_text(TINY)
+    db = tmp_path / "t.sqlite"
+    run = cli("tournament", "run", str(cup), "--db", str(db), "--quiet")
+    assert run.status == 1 and "Traceback" not in run.err
+    last = run.err.splitlines()[-1]
+    assert last.startswith(f"craits: error: the results database {db} failed during the run:"
+                           " database or disk is full; the games recorded before it are kept")
+    assert last.endswith(f"then resume with `craits tournament resume {tid(db)} --db {db}`")
+    assert statuses(db) == ["paused"] and done_games(db) == 1
+    monkeypatch.undo()  # the disk has room again
+    resumed = cli("tournament", "resume", tid(db), "--db", str(db), "--quiet")
+    assert resumed.status == 0, resumed.err
+    assert statuses(db) == ["finished"] and done_games(db) == 2
+
+
+def tid(db: Path) -> str:
+    with sqlite3.connect(db) as con:
+        (only,) = con.execute("SELECT id FROM tournaments").fetchone()
+    con.close()
+    return str(only)

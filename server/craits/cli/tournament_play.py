@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import shlex
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -196,6 +197,11 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     except KeyboardInterrupt:
         print(f"\ninterrupted; resume with `{resume_command(tid, db, args)}`", file=sys.stderr)
         return 130
+    except sqlite3.Error as exc:  # mid-run: the disk filled up, the file was taken away, ...
+        print(f"craits: error: the results database {db} failed during the run: {exc}; the games"
+              " recorded before it are kept (each is one transaction): fix that (e.g. free disk"
+              f" space), then resume with `{resume_command(tid, db, args)}`", file=sys.stderr)
+        return 1
     display.close()
     print_standings(store, tid, args.json)
     return 0
