@@ -139,3 +139,19 @@ def test_rotated_replays_deal_the_same_cards_to_the_same_seats(k: int, seatings:
     assert len(logs[0][1]) >= 15 * k, "every hand's deal is compared"
     # ... while the bots holding those cards differ from one seating to the next.
     assert len({j.seats for j in jobs}) == len(jobs)
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 3), (4, 3), (5, 3), (5, 4), (6, 5)])
+def test_who_plays_just_after_whom_is_balanced_over_each_pair_of_deal_sets(n: int, k: int) -> None:
+    """Plain rotations keep a meeting's cyclic order: the first bot listed would always play
+    just before the second. Odd deal sets turn the other way round."""
+    jobs = build_schedule(make_config(n, k, deal_sets=4), "t")
+    follows: Counter[tuple[str, str]] = Counter()
+    for job in jobs:
+        follows.update((job.seats[s], job.seats[(s + 1) % k]) for s in range(k))
+    assert all(follows[a, b] == follows[b, a] for a, b in follows), follows
+    for deal_set in range(4):  # and every bot still holds every seat once per deal set
+        for meeting in {j.meeting for j in jobs}:
+            games = [j for j in jobs if j.deal_set == deal_set and j.meeting == meeting]
+            for bot in meeting:
+                assert sorted(g.seats.index(bot) for g in games) == list(range(k))

@@ -103,10 +103,10 @@ def build_schedule(config: TournamentConfig, tournament_id: str) -> list[Job]:
 def iter_jobs(config: TournamentConfig, tournament_id: str) -> Iterator[Job]:
     """``build_schedule`` lazily."""
     meetings = list(iter_meetings(config))
-    seatings = seat_orders(config.table_size, config.seatings)
     rules_json = config.rules.to_json()
     index = 0
     for deal_set in range(config.deal_sets):
+        seatings = seat_orders(config.table_size, config.seatings, deal_set)
         for m, meeting in enumerate(meetings):
             seed = deal_seed(config.seed, meeting, deal_set)
             for rotation, order in enumerate(seatings):
@@ -132,15 +132,21 @@ def iter_meetings(config: TournamentConfig) -> Iterator[tuple[str, ...]]:
             yield meeting
 
 
-def seat_orders(table_size: int, seatings: str) -> list[tuple[int, ...]]:
-    """For each seating, which meeting member sits at each seat.
+def seat_orders(table_size: int, seatings: str, deal_set: int = 0) -> list[tuple[int, ...]]:
+    """For each seating of deal set ``deal_set``, which meeting member sits at each seat.
 
     ``rotations``: seating r puts member (s + r) mod k at seat s, so over the k seatings every
-    member holds every seat once. ``all``: every permutation, identity first.
+    member holds every seat once. Rotations keep the members' cyclic order, so at tables of 3 or
+    more the member listed first would always play just before the second, never after; odd
+    deal sets therefore turn the other way round (member (r − s) mod k at seat s), so who plays
+    after whom is balanced too over each pair of deal sets. With 2 seats both ways are the same.
+    ``all``: every permutation, identity first (balanced already).
     """
     k = table_size
     if seatings == "all":
         return list(itertools.permutations(range(k)))
+    if deal_set % 2:
+        return [tuple((r - s) % k for s in range(k)) for r in range(k)]
     return [tuple((s + r) % k for s in range(k)) for r in range(k)]
 
 
