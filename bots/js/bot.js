@@ -31,9 +31,9 @@ const LOADER_OPTIONS = {
 const EXIT_OK = 0;
 const EXIT_REFUSED = 2;
 const EXIT_UNREACHABLE = 3;
-const ATTEMPTS = 5; // failed connections in a row before giving up (reset by each Welcome)
+const ATTEMPTS = 8; // failed connections in a row before giving up (reset by each Welcome)
 const BACKOFF_MS = 200; // first wait before re-dialling; doubles each time
-const MAX_BACKOFF_MS = 3000;
+const MAX_BACKOFF_MS = 5000; // with ATTEMPTS, about 16 s of trying, as the Python SDK does
 
 function log(line) {
   process.stderr.write(`${line}\n`);

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .bot import Bot
-from .client import EXIT_REFUSED, Options, serve
+from .client import DEFAULT_ATTEMPTS, EXIT_REFUSED, Options, serve
 
 
 class UsageError(Exception):
@@ -28,7 +28,8 @@ def add_connection_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", help="referee HOST:PORT (default: $CRAITS_SERVER)")
     parser.add_argument("--token", help="this bot's token (default: $CRAITS_TOKEN)")
     parser.add_argument(
-        "--attempts", type=int, default=8, help="failed dials in a row before giving up (8)"
+        "--attempts", type=int, default=DEFAULT_ATTEMPTS,
+        help=f"failed dials in a row before giving up ({DEFAULT_ATTEMPTS})",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="log only problems")
 

@@ -57,6 +57,11 @@ _ERROR_EXIT: Final = {
 _Call = grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]
 
 
+DEFAULT_ATTEMPTS: Final = 8
+"""Failed dials in a row before a bot gives up: with the backoff below, about 16 s of trying, so
+that a bot outlasts a referee's restart (``craits pipe`` uses the same number)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """Where to connect and how hard to try."""
@@ -65,7 +70,7 @@ class Options:
     """The referee's ``host:port``."""
     token: str
     """The token the referee issued for this bot."""
-    attempts: int = 8
+    attempts: int = DEFAULT_ATTEMPTS
     """Failed dials in a row before giving up, at least 1 (a stream that drops after its Welcome
     is not a failed dial: the count restarts at each Welcome)."""
     backoff_s: float = 0.2

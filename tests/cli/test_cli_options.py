@@ -85,3 +85,12 @@ def test_an_empty_bot_spec_is_refused(cli: Runner, command: tuple[str, ...]) -> 
 def test_serve_bot_names_follow_the_tournament_rule(cli: Runner, name: str) -> None:
     result = cli("serve", "--bot", name, "--bot", "b")
     result.assert_usage_error(f"bad --bot {name!r}", "not a plain name")
+
+
+def test_craits_pipe_gives_up_after_as_many_failed_dials_as_the_sdk() -> None:
+    """docs/tournaments.md promises remote bots ~15 s of re-dialling either way."""
+    from craits.cli.pipe import DEFAULT_ATTEMPTS as PIPE
+    from craits_sdk.client import DEFAULT_ATTEMPTS as SDK
+    from craits_sdk.client import Options
+
+    assert PIPE == SDK == Options("h:1", "t").attempts == 8

@@ -17,8 +17,9 @@ from typing import Any
 
 from .common import UsageError
 
-DEFAULT_ATTEMPTS = 5
-"""Failed dials in a row before giving up (the SDK's bots use the same reconnect rule)."""
+DEFAULT_ATTEMPTS = 8
+"""Failed dials in a row before giving up: the SDK's ``DEFAULT_ATTEMPTS`` (a test checks), not
+imported from there, as importing the SDK here would slow down every other command."""
 
 
 def register(subparsers: Any) -> None:
