@@ -82,6 +82,7 @@ class _Run:
         self.hook = hook
         self.busy: Counter[str] = Counter()
         self.freed = trio.Event()
+        self.claiming = trio.Lock()
         info = store.tournament(tournament_id)
         self.elo = OnlineElo(self.config.bot_names)
         for result in store.results(tournament_id):
@@ -91,25 +92,43 @@ class _Run:
             dict(self.elo.ratings),
         )
 
-    def can_seat(self, seats: tuple[str, ...]) -> bool:
-        limit = self.config.max_tables_per_bot
-        return all(self.busy[bot] < limit for bot in seats)
-
     async def worker(self) -> None:
         while True:
-            job = self.store.claim_next(self.tid, self.can_seat)
+            freed = self.freed  # taken first: a table that ends while we claim must wake us
+            job = await self._claim()
             if job is None:
-                if not self.store.tournament(self.tid).jobs.get("pending", 0):
+                if not await trio.to_thread.run_sync(self._pending):
                     return
-                await self.freed.wait()
+                await freed.wait()
                 continue
-            self.busy.update(job.seats)
             try:
                 await self.play(job)
             finally:
                 self.busy.subtract(job.seats)
                 self.freed.set()
                 self.freed = trio.Event()
+
+    async def _claim(self) -> Job | None:
+        """Claim the next job whose bots are all under their table limit, and count it busy.
+
+        The store is used off the trio thread, here and for every call while tables play: a
+        thread recording a finished game holds the store's lock for its whole transaction,
+        and waiting for it on the trio thread would freeze every table, with the time charged
+        to the bots. Claims go one at a time, so the snapshot of busy bots a claim is judged on
+        holds until the claim is counted.
+        """
+        async with self.claiming:
+            busy, limit = Counter(self.busy), self.config.max_tables_per_bot
+            job = await trio.to_thread.run_sync(
+                self.store.claim_next, self.tid, lambda seats: all(busy[b] < limit for b in seats)
+            )
+            if job is not None:
+                self.busy.update(job.seats)
+            return job
+
+    def _pending(self) -> int:
+        """Jobs still to claim (run in a thread: see ``_claim``)."""
+        return self.store.tournament(self.tid).jobs.get("pending", 0)
 
     async def play(self, job: Job) -> None:
         seats = [await self.pool.seat(name) for name in job.seats]
@@ -123,10 +142,11 @@ class _Run:
         if await trio.to_thread.run_sync(self.store.record_game, finished):
             self._report(job, result)
             if self.config.mode == "match":
-                self._sequential_test()
+                await trio.to_thread.run_sync(self._sequential_test)
 
     def _sequential_test(self) -> None:
-        """A-vs-B: stop scheduling deal sets once the SPRT accepts a hypothesis."""
+        """A-vs-B: stop scheduling deal sets once the SPRT accepts a hypothesis (run in a
+        thread: see ``_claim``; it only sets fields that the display reads)."""
         result = match_verdict(self.config, self.store.results(self.tid))
         self.progress.sprt = result
         if result.decision != "continue":
