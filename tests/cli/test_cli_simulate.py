@@ -50,13 +50,15 @@ def test_runs_are_deterministic() -> None:
 
 
 def test_text_summary(cli) -> None:
-    result = cli("simulate", "--players", "2", "--games", "2", "--seed", "5")
+    result = cli("simulate", "--players", "2", "--games", "2", "--seed", "5",
+                 "--preset", "spanish", "--set", "face_cards=true")
     assert result.status == 0, result.err
-    labels = [line.split("  ")[0].strip() for line in result.out.splitlines()]
-    assert labels == [
+    rows = dict((part.strip() for part in line.split("  ", 1)) for line in result.out.splitlines())
+    assert list(rows) == [
         "games", "rules", "decisions", "seconds", "decisions/s", "games/s", "mean score",
         "capped hands",
     ]
+    assert rows["rules"] == "spanish, face_cards=true"
     assert "seeds 5..6" in result.out
     assert result.err == ""  # no progress line: stderr is not a terminal here
 

@@ -12,7 +12,6 @@ import ast
 import functools
 import inspect
 import itertools
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any, Final
 from craits.engine import PRESETS, Card, CardError, Rules, hand_score
 from craits.engine import rules as rules_module
 from craits.engine.cards import RANK, RANK_NAMES, SUIT_LETTERS
+from craits.engine.rules_changes import changed_fields, format_value
 from craits.engine.scoring import CARD_POINTS, ONLY_THREES_POINTS, cancellations
 from craits.engine.state import MAX_PLAYERS, SINGLE_DECK_MAX
 
@@ -92,17 +92,6 @@ def show_lines(rules: Rules) -> list[str]:
     if changed:
         lines.append(f"* differs from the {rules.preset!r} preset")
     return lines
-
-
-def format_value(value: Any) -> str:
-    """A field value as it would be typed after ``--set field=`` (``true``, ``-10``)."""
-    return json.dumps(value) if isinstance(value, bool) else str(value)
-
-
-def changed_fields(rules: Rules) -> dict[str, Any]:
-    """Fields whose value differs from the preset the rules name (all of them if it is unknown)."""
-    base = PRESETS.get(rules.preset, Rules()).to_dict()
-    return {k: v for k, v in rules.to_dict().items() if k != "preset" and base[k] != v}
 
 
 @functools.cache

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from craits.engine import Rules
+from craits.engine.rules_changes import rules_summary
 from craits.simulate import Playout, Summary, run_random_games
 
 from .common import UsageError, add_rules_options, print_json, rules_from_args
-from .rules import changed_fields, format_value
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 PROGRESS_INTERVAL = 0.2
@@ -170,7 +170,7 @@ def print_summary(report: dict[str, Any], rules: Rules) -> None:
     rows = [
         ("games", f"{report['games']} ({report['players']} players, seeds "
                   f"{report['seed']}..{report['seed'] + report['games'] - 1})"),
-        ("rules", rules_label(rules)),
+        ("rules", rules_summary(rules)),
         ("decisions", f"{report['decisions']}"),
         ("seconds", f"{report['seconds']:.3f} playing, {report['wall_seconds']:.3f} in all"),
         ("decisions/s", f"{report['decisions_per_second']:,.0f}"),
@@ -185,9 +185,3 @@ def print_summary(report: dict[str, Any], rules: Rules) -> None:
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         print(f"{label:<{width}}  {value}")
-
-
-def rules_label(rules: Rules) -> str:
-    """The preset name plus every field that differs from it, e.g. ``standard, face_cards=true``."""
-    changed = changed_fields(rules)
-    return ", ".join([rules.preset, *(f"{k}={format_value(v)}" for k, v in changed.items())])
