@@ -15,11 +15,11 @@ from typing import IO, Any
 
 from craits.engine import Rules
 from craits.engine.rules_changes import rules_summary
+from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.simulate import Playout, Summary, run_random_games
 
 from .common import UsageError, add_rules_options, print_json, rules_from_args
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
 PROGRESS_INTERVAL = 0.2
 """Seconds between progress updates: often enough to look alive, rarely enough to cost nothing."""
 
@@ -32,7 +32,8 @@ def register(subparsers: Any) -> None:
         "summary: speed, mean score per seat, hands ended by the safety cap. Speeds count the "
         "time spent playing only; writing --record is in the wall-clock seconds.",
     )
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="2 to 10 (default 4)")
+    parser.add_argument("--players", type=int, default=4, metavar="N",
+                        help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
     parser.add_argument("--games", type=int, default=100, metavar="G", help="default 100")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="base seed (default 0)")
     add_rules_options(parser)

@@ -71,6 +71,9 @@ from craits.v1 import referee_pb2_grpc as pb_grpc
 from .hub import BotHub, Session
 
 SERVICE_NAME: Final = pb.DESCRIPTOR.services_by_name["Referee"].full_name
+DEFAULT_HOST: Final = "127.0.0.1"
+"""Where a referee listens unless told otherwise: this machine only, so no bot elsewhere can
+dial a referee nobody asked to expose."""
 _MAX_STREAMS: Final = 1024
 POLL_S: Final = 0.001
 """How long trio polls instead of sleeping after a message goes to a bot (``PollingClock``)."""
@@ -226,7 +229,7 @@ class _Servicer(pb_grpc.RefereeServicer):
 class GrpcBridge:
     """The grpc.aio server on the hosting asyncio loop, on behalf of a hub."""
 
-    def __init__(self, hub: BotHub, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, hub: BotHub, host: str = DEFAULT_HOST, port: int = 0) -> None:
         self.hub = hub
         self.host = host
         self.requested_port = port
