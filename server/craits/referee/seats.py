@@ -67,15 +67,15 @@ class Decision:
         """Raise ``IllegalMove`` if the game would refuse ``move``."""
         self.game.check(move)
 
-    def reject(self, reason: str) -> int:
-        """Count a bad reply; return how many more replies are allowed (raise if none).
+    def reject(self, reason: str) -> None:
+        """Count a bad reply; raise ``TooManyBadReplies`` if it was one too many.
 
         ``max_retries`` bad replies are forgiven; the one after them costs a strike.
+        ``retries_left`` says how many more replies will be considered.
         """
         self.rejections.append(reason)
         if len(self.rejections) > self.max_retries:
             raise TooManyBadReplies(reason)
-        return self.retries_left
 
     @property
     def retries_left(self) -> int:
