@@ -20,7 +20,15 @@ from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
 from craits.tournament.config import BOT_NAME
 
-from .common import UsageError, add_rules_options, port, print_json, rules_from_args, seconds
+from .common import (
+    UsageError,
+    add_rules_options,
+    int_range,
+    port,
+    print_json,
+    rules_from_args,
+    seconds,
+)
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -49,7 +57,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--port", type=port, default=50051, help="port; 0 picks a free one (50051)")
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="NAME[=TOKEN]",
                         help=f"a remote bot to expect (repeat, {MIN_PLAYERS} to {MAX_PLAYERS})")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--games", type=int_range(1), default=1, help="games to play (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--connect-timeout", type=seconds, default=600.0,
                         help="seconds to wait for every bot to connect (600)")
@@ -80,8 +88,6 @@ def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
 def run(args: argparse.Namespace) -> int:
     """Validate, then serve until the games are played."""
     bots = _parse_bots(args.bots)
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     finished: list[GameResult] = []
