@@ -2,8 +2,8 @@
 
 A seat is told when a game starts, asked for decisions, sent public updates and told the result.
 Implementations: ``InProcessSeat`` (a Python bot object in this process) here, and ``RemoteSeat``
-(a bot process over gRPC) in ``hub``. The referee wraps every ``decide`` in the time limit and
-the failure policy; a seat only transports the question and the answers, and uses
+(a bot process over gRPC) in ``remote_seat``. The referee wraps every ``decide`` in the time
+limit and the failure policy; a seat only transports the question and the answers, and uses
 ``Decision.validate`` so that legality is judged in one place.
 """
 
