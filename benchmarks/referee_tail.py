@@ -35,7 +35,7 @@ from typing import Any
 
 import referee_bench
 
-from craits.referee import bridge
+from craits.referee import bridge, remote_seat
 from craits.referee import hub as hub_module
 from craits.v1 import referee_pb2 as pb
 
@@ -65,7 +65,7 @@ class _Stamps:
 @contextmanager
 def _instrumented(stamps: _Stamps) -> Iterator[None]:
     """Wrap the four referee internals that mark a decision's points; restore them after."""
-    servicer, hub, seat = bridge._Servicer, hub_module.BotHub, hub_module.RemoteSeat
+    servicer, hub, seat = bridge._Servicer, hub_module.BotHub, remote_seat.RemoteSeat
     write: Callable[..., Any] = servicer._write
     on_packet, request, judge = hub.on_packet, seat._request, seat._judge
 

@@ -60,11 +60,6 @@ class GameInfo:
         """The last ``count`` events of the history."""
         return tuple(self.history[self.history_len - count :]) if count else ()
 
-    @property
-    def player_count(self) -> int:
-        """How many seats the table has."""
-        return len(self.players)
-
     def record(self, events: Sequence[Event], first_index: int) -> int:
         """Add consecutive events from log index ``first_index``; return how many were new."""
         history = self.history

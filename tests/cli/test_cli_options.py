@@ -22,6 +22,14 @@ def test_serve_refuses_a_port_out_of_range(cli: Runner, port: str, problem: str)
     cli("serve", "--port", port, *TWO_BOTS).assert_option_error("--port", problem)
 
 
+@pytest.mark.parametrize(("value", "problem"), [("0", "at least 1"), ("two", "whole number")])
+@pytest.mark.parametrize("command", [("serve", *TWO_BOTS), ("simulate",)])
+def test_games_is_a_whole_number_from_one(
+    cli: Runner, command: tuple[str, ...], value: str, problem: str
+) -> None:
+    cli(*command, "--games", value).assert_option_error("--games", problem)
+
+
 @pytest.mark.parametrize("server", ["bad", "127.0.0.1:abc", "localhost:99999", ":50051",
                                     "127.0.0.1:0", "local host:1"])
 def test_pipe_refuses_a_server_that_is_not_host_port(cli: Runner, server: str) -> None:

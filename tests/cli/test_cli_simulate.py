@@ -52,13 +52,18 @@ def test_runs_are_deterministic() -> None:
 
 
 def test_text_summary(cli: Runner) -> None:
-    result = cli("simulate", "--players", "2", "--games", "2", "--seed", "5")
+    result = cli("simulate", "--players", "2", "--games", "2", "--seed", "5",
+                 "--preset", "spanish", "--set", "face_cards=true")
     assert result.status == 0, result.err
-    labels = [line.split("  ")[0].strip() for line in result.out.splitlines()]
-    assert labels == [
+    rows: dict[str, str] = {}
+    for line in result.out.splitlines():
+        label, value = line.split("  ", 1)
+        rows[label.strip()] = value.strip()
+    assert list(rows) == [
         "games", "rules", "decisions", "seconds", "decisions/s", "games/s", "mean score",
         "capped hands",
     ]
+    assert rows["rules"] == "spanish, face_cards=true"
     assert "seeds 5..6" in result.out
     assert result.err == ""  # no progress line: stderr is not a terminal here
 
@@ -92,11 +97,21 @@ def test_progress_goes_to_stderr_on_a_terminal(
 
 
 @pytest.mark.parametrize(
+    ("option", "value", "problem"),
+    [
+        ("--players", "1", "must be at least 2, got 1"),
+        ("--players", "11", "must be at most 10, got 11"),
+        ("--games", "0", "must be at least 1, got 0"),
+        ("--games", "many", "expected a whole number, got 'many'"),
+    ],
+)
+def test_counts_out_of_range(cli: Runner, option: str, value: str, problem: str) -> None:
+    cli("simulate", option, value).assert_option_error(option, problem)
+
+
+@pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (["--players", "1"], "--players must be 2 to 10, got 1"),
-        (["--players", "11"], "--players must be 2 to 10, got 11"),
-        (["--games", "0"], "--games must be at least 1"),
         (["--preset", "nope"], "unknown preset 'nope'"),
         (["--set", "bogus=1"], "unknown rules field(s) 'bogus'"),
         (["--record", "/nonexistent-dir/x.jsonl"], "cannot write record file"),
@@ -119,4 +134,4 @@ def test_simulate_as_a_process(cli_process: Runner, tmp_path: Path) -> None:
     assert result.status == 0, result.err
     assert result.json()["games"] == 2
     assert len(path.read_text(encoding="utf-8").splitlines()) == 2
-    cli_process("simulate", "--players", "12").assert_usage_error("--players must be 2 to 10")
+    cli_process("simulate", "--players", "12").assert_option_error("--players", "at most 10")

@@ -1,4 +1,4 @@
-"""The rules configuration: presets match RULINGS.md, loading is strict, text settings parse."""
+"""The rules configuration: presets match docs/rules.md, loading is strict, text settings parse."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from craits.engine import PRESETS, Rules, RulesError, preset, rules_from_settings
 from craits.engine.rules import PRESET_NAMES
 
-# The presets table of RULINGS.md, field by field.
+# The presets table of docs/rules.md (Rules configuration and presets), field by field.
 PRESET_TABLE = {
     "standard": dict(nines_wild=False, going_out_points=-10, three_points=3,
                      three_cancels_eight=False, face_cards=False),

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from craits.engine import Game, Rules, hand_score, places, preset
+from craits.engine.scoring import cancellations
 
 from .helpers import cards, draws, last_hand, of_kind, play, position, rules
 
@@ -65,6 +66,24 @@ def test_three_points_field() -> None:
     r = STANDARD.replace(three_points=7)
     assert hand_score(cards("3C 3D AH"), r) == 14
     assert hand_score(cards("3C"), r) == -50
+
+
+CANCELLATIONS = [
+    # hand, rules, cancelled positions, counted positions
+    ("AH 3C 3D 6S 7H 9D KC", STANDARD, [3, 5], [0, 4, 6]),  # the 6 and the 9 (30 each)
+    ("3C 2D 8H", STANDARD, [1], [2]),  # never the eight
+    ("3C 2D 8H", GAMERULES, [2], [1]),  # the eight first: 50 is the most
+    ("3C 3D AH", STANDARD, [2], []),  # a three with nothing left to cancel
+    ("5S 3C 5D 6H", STANDARD, [0], [2, 3]),  # equal points: hand order decides
+    ("KC QD", STANDARD, [], [0, 1]),
+    ("3C 3D", STANDARD, [], []),
+]
+
+
+@pytest.mark.parametrize(("hand", "r", "cancelled", "counted"), CANCELLATIONS,
+                         ids=[f"{h}|{r.preset}" for h, r, _, _ in CANCELLATIONS])
+def test_cancellations(hand: str, r: Rules, cancelled: list[int], counted: list[int]) -> None:
+    assert cancellations(cards(hand), r) == (cancelled, counted)
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from craits.referee import hub as hub_module
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry, BotHub, Session
 from craits.referee.policy import FailurePolicy
+from craits.referee.remote_seat import INBOX_SIZE, Mailbox
 from craits.v1 import referee_pb2 as pb
 
 
@@ -81,6 +82,22 @@ def test_streams_that_never_say_hello_cannot_lock_a_bot_out() -> None:
     assert [r.errors() for r in idle[:4]] == [[pb.ERROR_CODE_ABUSE]] * 4  # the oldest ended
     assert all(r.closed for r in idle[:4]) and not any(r.closed for r in idle[4:])
     assert rec.cases() == ["welcome"]
+
+
+def test_another_protocol_version_is_refused_naming_the_one_spoken() -> None:
+    async def main() -> tuple[BotEntry, Recorder]:
+        hub = BotHub()
+        entry = hub.issue_token("old")
+        session, rec = _open(hub)
+        hub.on_packet(session, pb.BotPacket(messages=[pb.BotMessage(hello=pb.Hello(
+            protocol_version=pb.ProtocolVersion.ValueType(PROTOCOL_VERSION + 1),
+            token=entry.token))]))
+        return entry, rec
+
+    entry, rec = trio.run(main)
+    assert rec.errors() == [pb.ERROR_CODE_UNSUPPORTED_VERSION] and rec.closed
+    assert rec.messages[-1].error.message.endswith(f"this referee speaks {PROTOCOL_VERSION}")
+    assert entry.session is None
 
 
 def test_a_replaced_stream_is_told_so_and_ignored_afterwards() -> None:
@@ -257,14 +274,14 @@ def test_a_stream_ended_for_abuse_leaves_its_seat_away_not_timing_out() -> None:
 def test_a_full_inbox_still_takes_the_disconnect_marker() -> None:
     """Replies beyond the cap are refused, but the marker that wakes a waiting decision when its
     bot's stream changes must never be lost with them."""
-    inbox = hub_module.Mailbox()
+    inbox = Mailbox()
     reply = pb.MoveReply(game_id="g", decision_id=1)
-    assert all(inbox.put(reply) for _ in range(hub_module._INBOX_SIZE))
+    assert all(inbox.put(reply) for _ in range(INBOX_SIZE))
     assert not inbox.put(reply)
     assert inbox.put(None)
 
     async def last() -> pb.MoveReply | None:
-        for _ in range(hub_module._INBOX_SIZE):
+        for _ in range(INBOX_SIZE):
             await inbox.get()
         return await inbox.get()
 

@@ -1,10 +1,12 @@
-"""Names the launcher gives bot SPECs: what the command runs, never one of its options."""
+"""Names the launcher gives bot SPECs (what the command runs, never one of its options), and
+the command it starts for a SPEC."""
 
 from __future__ import annotations
 
 import pytest
 
-from craits.referee.launcher import display_name
+from craits.referee.launcher import command_for, display_name
+from craits_bots.registry import BUNDLED, launch_command
 
 
 @pytest.mark.parametrize(("spec", "name"), [
@@ -22,3 +24,12 @@ from craits.referee.launcher import display_name
 ])
 def test_a_spec_is_named_after_what_it_runs(spec: str, name: str) -> None:
     assert display_name(spec) == name
+
+
+def test_a_bundled_bot_starts_with_the_registrys_command() -> None:
+    assert command_for("greedy") == launch_command("greedy")
+    assert command_for("greedy")[-1] == BUNDLED["greedy"]
+
+
+def test_any_other_spec_runs_in_a_shell() -> None:
+    assert command_for("python3 my_bot.py") == ["/bin/sh", "-c", "python3 my_bot.py"]

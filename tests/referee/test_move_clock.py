@@ -124,6 +124,40 @@ def test_time_beyond_the_move_limit_is_drawn_from_the_bank() -> None:
     assert 280 <= first.elapsed_ms < 1000
 
 
+class BuggySeat(ScriptedSeat):
+    """Raises on its first decision after its scripted time; notes the bank it is asked with."""
+
+    def __init__(self, name: str, delay: Callable[[int], float]) -> None:
+        super().__init__(name, delay)
+        self.banks: list[float] = []
+
+    async def decide(self, decision: Decision) -> Move:
+        self.banks.append(decision.clock.bank_ms)
+        move = await super().decide(decision)
+        if self.asked == 1:
+            raise RuntimeError("bot bug")
+        return move
+
+
+def test_time_a_bot_spent_before_its_bug_is_drawn_from_the_bank() -> None:
+    buggy = BuggySeat("buggy", lambda n: 0.3 if n == 1 else 0.0)
+    result = _play([buggy, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 1000),
+                   virtual=False)
+    assert [(f.kind, f.detail) for f in result.faults] == [("error", "RuntimeError: bot bug")]
+    assert buggy.banks[0] == 1000
+    assert buggy.banks[1] < 900  # ~200 ms beyond the 100 ms move limit, charged like an answer
+
+
+def test_a_timeout_names_the_move_limit_plus_the_bank_it_had() -> None:
+    # real time: the cancelled decision's time is charged on its way out, before the referee
+    # reports the timeout, so the limit must be the one noted when the deadline passed
+    slow = ScriptedSeat("slow", lambda n: 5.0 if n == 1 else 0.0)
+    result = _play([slow, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 200),
+                   virtual=False)
+    timeouts = [f for f in result.faults if f.kind == "timeout"]
+    assert len(timeouts) == 1 and "within 0.300s" in timeouts[0].detail
+
+
 def test_cancelling_the_game_from_outside_is_not_a_timeout() -> None:
     spec = GameSpec("cancel", RULES, 5, TimeControl(10_000, 0))
     seats: list[Seat] = [ScriptedSeat("a", lambda n: 100.0), ScriptedSeat("b", lambda n: 0.0)]

@@ -19,9 +19,9 @@ class UsageError(Exception):
 MAX_PORT: Final = 65_535
 
 
-def int_range(low: int, high: int) -> Callable[[str], int]:
-    """An argparse ``type=``: a whole number from ``low`` to ``high``, else a usage error that
-    names the option.
+def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=``: a whole number from ``low`` to ``high`` (no upper bound if None),
+    else a usage error that names the option.
 
     Numbers bound for the OS or the wire must be checked on the way in: out of range they used
     to be accepted, then silently wrapped (a port modulo 65536) or refused deep in the referee,
@@ -35,7 +35,7 @@ def int_range(low: int, high: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
-        if value > high:
+        if high is not None and value > high:
             raise argparse.ArgumentTypeError(f"must be at most {high}, got {value}")
         return value
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.game import GameSpec
 from craits.referee.launcher import LaunchError
@@ -31,7 +32,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
                         type=bot_spec,
-                        required=True, help="a bot; give 2 to 10 (repeat the option)")
+                        required=True,
+                        help=f"a bot; give {MIN_PLAYERS} to {MAX_PLAYERS} (repeat the option)")
     parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
     add_rules_options(parser)
     add_time_options(parser)
@@ -43,8 +45,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, play, print."""
-    if not 2 <= len(args.bots) <= 10:
-        raise UsageError(f"a game needs 2 to 10 bots, got {len(args.bots)} (repeat --bot SPEC)")
+    if not MIN_PLAYERS <= len(args.bots) <= MAX_PLAYERS:
+        raise UsageError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, got {len(args.bots)} "
+                         "(repeat --bot SPEC)")
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)

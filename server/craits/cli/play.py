@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.game import GameSpec
 from craits.referee.human import HUMAN_MOVE_MS, HumanSeat, play_with_human
@@ -17,6 +18,9 @@ from craits.referee.running import NotConnected
 from .botlogs import BotLogs
 from .common import UsageError, add_rules_options, bot_spec, rules_from_args
 from .results import format_result
+
+MIN_OPPONENTS, MAX_OPPONENTS = MIN_PLAYERS - 1, MAX_PLAYERS - 1
+"""You take one seat of the table; the bots fill the rest."""
 
 
 def register(subparsers: Any) -> None:
@@ -31,7 +35,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
                         type=bot_spec,
                         required=True, help="an opponent: bundled name or shell command "
-                        "(repeat for 1 to 9 opponents)")
+                        f"(repeat for {MIN_OPPONENTS} to {MAX_OPPONENTS} opponents)")
     parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
     add_rules_options(parser)
     parser.add_argument("--log-dir", type=Path,
@@ -42,8 +46,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Validate, play, print the result table (nothing if you quit: status 0, or 1 if the
     input ended first)."""
-    if not 1 <= len(args.bots) <= 9:
-        raise UsageError(f"play against 1 to 9 bots, got {len(args.bots)} (repeat --bot SPEC)")
+    if not MIN_OPPONENTS <= len(args.bots) <= MAX_OPPONENTS:
+        raise UsageError(f"play against {MIN_OPPONENTS} to {MAX_OPPONENTS} bots, "
+                         f"got {len(args.bots)} (repeat --bot SPEC)")
     rules = rules_from_args(args)
     spec = GameSpec(f"play-{args.seed}", rules, args.seed, TimeControl(HUMAN_MOVE_MS, 0))
     human = HumanSeat()

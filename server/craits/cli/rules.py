@@ -12,7 +12,6 @@ import ast
 import functools
 import inspect
 import itertools
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -21,7 +20,8 @@ from typing import Any, Final
 from craits.engine import PRESETS, Card, CardError, Rules, hand_score
 from craits.engine import rules as rules_module
 from craits.engine.cards import RANK, RANK_NAMES, SUIT_LETTERS
-from craits.engine.scoring import CARD_POINTS, ONLY_THREES_POINTS
+from craits.engine.rules_changes import changed_fields, format_value
+from craits.engine.scoring import CARD_POINTS, ONLY_THREES_POINTS, cancellations
 from craits.engine.state import MAX_PLAYERS, SINGLE_DECK_MAX
 
 from .common import UsageError, add_rules_options, print_json, rules_from_args
@@ -92,17 +92,6 @@ def show_lines(rules: Rules) -> list[str]:
     if changed:
         lines.append(f"* differs from the {rules.preset!r} preset")
     return lines
-
-
-def format_value(value: Any) -> str:
-    """A field value as it would be typed after ``--set field=`` (``true``, ``-10``)."""
-    return json.dumps(value) if isinstance(value, bool) else str(value)
-
-
-def changed_fields(rules: Rules) -> dict[str, Any]:
-    """Fields whose value differs from the preset the rules name (all of them if it is unknown)."""
-    base = PRESETS.get(rules.preset, Rules()).to_dict()
-    return {k: v for k, v in rules.to_dict().items() if k != "preset" and base[k] != v}
 
 
 @functools.cache
@@ -231,23 +220,18 @@ class ScoreExplanation:
 
 
 def explain(cards: list[HandCard], rules: Rules) -> ScoreExplanation:
-    """Score ``cards`` under ``rules`` (the engine's ``hand_score`` decides) and say why.
-
-    Mirrors the engine's rule: each three cancels one other card, highest points first, an
-    eight only where the rules allow; a hand of nothing but threes scores -50 per three.
-    """
+    """Score ``cards`` under ``rules`` and say why: the engine's ``hand_score`` gives the score
+    and its ``cancellations`` which cards the threes cancelled, so the words cannot disagree
+    with the number."""
     score = hand_score([c.card for c in cards], rules)
     threes = [c for c in cards if RANK[c.card] == 3]
     others = [c for c in cards if RANK[c.card] != 3]
     if threes and not others:
         text = f"only threes: {len(threes)} x {ONLY_THREES_POINTS} = {score}"
         return ScoreExplanation(score, cards, threes, [], [], text)
-    cancellable = sorted(
-        (c for c in others if rules.three_cancels_eight or RANK[c.card] != 8),
-        key=lambda c: -c.points,
-    )
-    cancelled = cancellable[: len(threes)]
-    counted = [c for c in others if not any(c is x for x in cancelled)]
+    cancelled_at, counted_at = cancellations([c.card for c in cards], rules)
+    cancelled = [cards[i] for i in cancelled_at]
+    counted = [cards[i] for i in counted_at]
     text = "; ".join(
         [cancel_phrase(threes, cancelled, others, rules), sum_phrase(counted, threes, rules, score)]
     )

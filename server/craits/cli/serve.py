@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from craits.engine import Rules
+from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry
@@ -19,13 +20,21 @@ from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
 from craits.tournament.config import BOT_NAME
 
-from .common import UsageError, add_rules_options, port, print_json, rules_from_args, seconds
+from .common import (
+    UsageError,
+    add_rules_options,
+    int_range,
+    port,
+    print_json,
+    rules_from_args,
+    seconds,
+)
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
 _LISTEN_ADVICE = {
     "--port": "try --port 0",
-    "--host": "try --host 127.0.0.1, or an address of this machine",
+    "--host": f"try --host {bridge.DEFAULT_HOST}, or an address of this machine",
 }
 """What to change when the referee cannot listen, by the option ``ListenError`` blames."""
 
@@ -43,11 +52,12 @@ def register(subparsers: Any) -> None:
         '{"games": [...], "interrupted": false}; after Ctrl-C it holds the games finished so '
         'far and "interrupted": true (exit status 130).',
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--host", default=bridge.DEFAULT_HOST,
+                        help=f"address to listen on ({bridge.DEFAULT_HOST})")
     parser.add_argument("--port", type=port, default=50051, help="port; 0 picks a free one (50051)")
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="NAME[=TOKEN]",
-                        help="a remote bot to expect (repeat, 2 to 10)")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+                        help=f"a remote bot to expect (repeat, {MIN_PLAYERS} to {MAX_PLAYERS})")
+    parser.add_argument("--games", type=int_range(1), default=1, help="games to play (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--connect-timeout", type=seconds, default=600.0,
                         help="seconds to wait for every bot to connect (600)")
@@ -58,8 +68,9 @@ def register(subparsers: Any) -> None:
 
 
 def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
-    if not 2 <= len(specs) <= 10:
-        raise UsageError(f"name 2 to 10 remote bots with --bot NAME[=TOKEN], got {len(specs)}")
+    if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
+        raise UsageError(f"name {MIN_PLAYERS} to {MAX_PLAYERS} remote bots with --bot "
+                         f"NAME[=TOKEN], got {len(specs)}")
     bots = []
     for spec in specs:
         name, sep, token = spec.partition("=")
@@ -77,8 +88,6 @@ def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
 def run(args: argparse.Namespace) -> int:
     """Validate, then serve until the games are played."""
     bots = _parse_bots(args.bots)
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     finished: list[GameResult] = []

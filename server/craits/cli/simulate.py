@@ -7,6 +7,7 @@ produce game records for tools, and as a quick speed check of the engine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -14,12 +15,12 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from craits.engine import Rules
+from craits.engine.rules_changes import rules_summary
+from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.simulate import Playout, Summary, run_random_games
 
-from .common import UsageError, add_rules_options, print_json, rules_from_args
-from .rules import changed_fields, format_value
+from .common import UsageError, add_rules_options, int_range, print_json, rules_from_args
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
 PROGRESS_INTERVAL = 0.2
 """Seconds between progress updates: often enough to look alive, rarely enough to cost nothing."""
 
@@ -32,8 +33,10 @@ def register(subparsers: Any) -> None:
         "summary: speed, mean score per seat, hands ended by the safety cap. Speeds count the "
         "time spent playing only; writing --record is in the wall-clock seconds.",
     )
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="2 to 10 (default 4)")
-    parser.add_argument("--games", type=int, default=100, metavar="G", help="default 100")
+    parser.add_argument("--players", type=int_range(MIN_PLAYERS, MAX_PLAYERS), default=4,
+                        metavar="N", help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 4)")
+    parser.add_argument("--games", type=int_range(1), default=100, metavar="G",
+                        help="default 100")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="base seed (default 0)")
     add_rules_options(parser)
     parser.add_argument(
@@ -45,8 +48,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, play, report; exit status 1 if the record cannot be written mid-run."""
-    validate(args.players, args.games)
+    """Play, report; exit status 1 if the record cannot be written mid-run."""
     rules = rules_from_args(args)
     try:
         summary, wall = play(args, rules)
@@ -79,28 +81,11 @@ def play(args: argparse.Namespace, rules: Rules) -> tuple[Summary, float]:
     return summary, wall
 
 
-def validate(players: int, games: int) -> None:
-    """Reject impossible counts before anything is played."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, got {games}")
-
-
-class _NoRecord:
-    """Stands in for an open record file when there is none, so ``run`` has one code path."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def open_record(path: str | None) -> IO[str] | _NoRecord:
-    """The record file opened for writing, or a do-nothing context; a bad path is a usage error."""
+def open_record(path: str | None) -> IO[str] | contextlib.nullcontext[None]:
+    """The record file opened for writing, or a do-nothing context (so ``play`` has one code
+    path); a bad path is a usage error."""
     if path is None:
-        return _NoRecord()
+        return contextlib.nullcontext()
     try:
         return open(path, "w", encoding="utf-8")
     except OSError as exc:
@@ -170,7 +155,7 @@ def print_summary(report: dict[str, Any], rules: Rules) -> None:
     rows = [
         ("games", f"{report['games']} ({report['players']} players, seeds "
                   f"{report['seed']}..{report['seed'] + report['games'] - 1})"),
-        ("rules", rules_label(rules)),
+        ("rules", rules_summary(rules)),
         ("decisions", f"{report['decisions']}"),
         ("seconds", f"{report['seconds']:.3f} playing, {report['wall_seconds']:.3f} in all"),
         ("decisions/s", f"{report['decisions_per_second']:,.0f}"),
@@ -185,9 +170,3 @@ def print_summary(report: dict[str, Any], rules: Rules) -> None:
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         print(f"{label:<{width}}  {value}")
-
-
-def rules_label(rules: Rules) -> str:
-    """The preset name plus every field that differs from it, e.g. ``standard, face_cards=true``."""
-    changed = changed_fields(rules)
-    return ", ".join([rules.preset, *(f"{k}={format_value(v)}" for k, v in changed.items())])

@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from craits.referee.bridge import DEFAULT_HOST
 from craits.tournament.store import CSV_FIELDS
 
 from .common import port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
 from .standings_text import print_standings, stored
-from .tournament_play import DEFAULT_HOST, cmd_resume, cmd_run
+from .tournament_play import cmd_resume, cmd_run
 
 
 def register(subparsers: Any) -> None:
@@ -53,8 +54,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="print the final standings as one JSON object (no live table)")
     parser.add_argument("--quiet", action="store_true", help="no live progress")
     parser.add_argument("--host", default=DEFAULT_HOST,
-                        help="address the referee listens on (127.0.0.1); remote bots on other "
-                        "machines need an address they can reach, e.g. 0.0.0.0")
+                        help=f"address the referee listens on ({DEFAULT_HOST}); remote bots on "
+                        "other machines need an address they can reach, e.g. 0.0.0.0")
     parser.add_argument("--port", type=port, default=0,
                         help="port the referee listens on (0, the default, picks a free one); "
                         "fix one so remote bots can be told CRAITS_SERVER in advance")

@@ -22,8 +22,6 @@ from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
 from .standings_text import print_standings, stored
 
-DEFAULT_HOST = "127.0.0.1"
-"""Where a tournament's referee listens unless ``--host`` says otherwise: this machine only."""
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 4
 
@@ -154,7 +152,7 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
     words = ["craits", "tournament", "resume", tid]
     if db != DEFAULT_DB:
         words += ["--db", str(db)]
-    if args.host != DEFAULT_HOST:
+    if args.host != bridge.DEFAULT_HOST:
         words += ["--host", args.host]
     port = args.port if port is None else port
     if port:

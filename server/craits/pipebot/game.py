@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
@@ -77,7 +77,7 @@ class PipeGame:
         while True:
             msg = await self.inbox.get()
             try:
-                await self._handle(msg)
+                await _HANDLERS[type(msg)](self, msg)
             except Exception:  # a bug here must cost one message, not the game
                 LOG.exception("game %s: could not handle %s", self.game_id, type(msg).__name__)
 
@@ -88,14 +88,6 @@ class PipeGame:
             LOG.info("game %s: pipe bot exited with status %d", self.game_id, status)
 
     # ------------------------------------------------------------ handlers
-    async def _handle(self, msg: Inbound) -> None:
-        if isinstance(msg, pb.DecisionRequest):
-            await self._on_decision(msg)
-        elif isinstance(msg, pb.MoveRejected):
-            await self._on_rejected(msg)
-        else:
-            self._record(msg.events)
-
     async def _on_decision(self, req: pb.DecisionRequest) -> None:
         if self._open is not None and self._open.decision_id == req.decision_id:
             self._send(self._open.reply)  # the referee repeats a request after a reconnect
@@ -122,6 +114,9 @@ class PipeGame:
         answer = await self._ask(rejected_line(msg, prior.answer, prior.legal_moves))
         if answer is not None:
             self._answer(msg.decision_id, prior.legal_moves, answer)
+
+    async def _on_update(self, msg: pb.GameUpdate) -> None:
+        self._record(msg.events)  # held until the next decision goes to the child
 
     # ------------------------------------------------------------ helpers
     async def _start_child(self) -> None:
@@ -168,6 +163,14 @@ class PipeGame:
         held, self._held = self._held, []
         first = held[0][0] if held else self._next_index
         return [e for _, e in held], first
+
+
+_HANDLERS: Final[dict[type[Inbound], Callable[[PipeGame, Any], Awaitable[None]]]] = {
+    pb.DecisionRequest: PipeGame._on_decision,
+    pb.MoveRejected: PipeGame._on_rejected,
+    pb.GameUpdate: PipeGame._on_update,
+}
+"""Inbox message type -> its handler (the inbox holds only these three)."""
 
 
 def _rules_of(start: pb.GameStart) -> Rules:

@@ -10,8 +10,8 @@ connection loop (the SDK's ``craits_sdk.client``, which drives a ``PipeSession``
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 from craits.protocol import PROTOCOL_VERSION
 from craits.v1 import referee_pb2 as pb
@@ -49,18 +49,11 @@ class PipeSession:
         """
         for message in packet.messages:
             kind = message.WhichOneof("payload")
-            if kind == "welcome":
-                self._on_welcome(message.welcome)
-            elif kind == "game_start":
-                self._on_game_start(message.game_start)
-            elif kind == "game_end":
-                self._on_game_end(message.game_end)
-            elif kind == "error":
-                raise RefereeError(message.error.code, message.error.message)
-            elif kind in ("decision", "rejected", "update"):
-                self._route(getattr(message, kind))
-            else:
+            handler = _HANDLERS.get(kind or "")
+            if handler is None:
                 LOG.warning("ignoring a referee message of unknown kind %r", kind)
+                continue
+            handler(self, getattr(message, kind or ""))
         return ()
 
     async def close(self) -> None:
@@ -95,6 +88,9 @@ class PipeSession:
         self._closing.add(closing)
         closing.add_done_callback(self._closing.discard)
 
+    def _on_error(self, msg: pb.Error) -> None:
+        raise RefereeError(msg.code, msg.message)
+
     def _stop(self, reason: str) -> None:
         if not self.stopped.done():
             self.stopped.set_result(reason)
@@ -106,6 +102,19 @@ class PipeSession:
                         msg.game_id)
             return
         game.inbox.put_nowait(msg)
+
+
+_HANDLERS: Final[dict[str, Callable[[PipeSession, Any], None]]] = {
+    "welcome": PipeSession._on_welcome,
+    "game_start": PipeSession._on_game_start,
+    "game_end": PipeSession._on_game_end,
+    "error": PipeSession._on_error,
+    "decision": PipeSession._route,
+    "rejected": PipeSession._route,
+    "update": PipeSession._route,
+}
+"""Referee message kind (the ``payload`` oneof case) -> its handler; the game-scoped kinds all
+go to their game's inbox."""
 
 
 async def _close_after(task: asyncio.Task[None], game: PipeGame) -> None:

@@ -25,10 +25,11 @@ silent sleeps. Measured (``docs/benchmarks.md``): 0.71-0.74 -> 0.83-0.86 of the 
 eight tables and 0.41-0.47 -> 0.52-0.64 at one, a lower median latency, and no change in
 tournaments of SDK bots.
 
-DESIGN.md measured the alternatives (trio as guest ~750 us/round trip and grpc.aio in a helper
-thread ~640 us with one stream; both ~3.3k round trips/s with 8). The first version of this
-module used the helper thread; with the crossings reduced to calls, the guest design is ~15%
-faster at 8 tables (``docs/benchmarks.md``).
+Measured before the first version: with one stream, trio as guest took ~750 us a round trip and
+grpc.aio in a helper thread ~640 us; with 8 streams both made ~3.3k round trips/s. The first
+version of this module used the helper thread; with the crossings reduced to calls, the guest
+design is ~15% faster at 8 tables (history in ``docs/architecture.md``, numbers in
+``docs/benchmarks.md``).
 
 Ctrl-C is delivered as ``KeyboardInterrupt`` at the next trio checkpoint of the main task
 (``restrict_keyboard_interrupt_to_checkpoints``), so it never lands in the middle of the gRPC
@@ -71,6 +72,9 @@ from craits.v1 import referee_pb2_grpc as pb_grpc
 from .hub import BotHub, Session
 
 SERVICE_NAME: Final = pb.DESCRIPTOR.services_by_name["Referee"].full_name
+DEFAULT_HOST: Final = "127.0.0.1"
+"""Where a referee listens unless told otherwise: this machine only, so no bot elsewhere can
+dial a referee nobody asked to expose."""
 _MAX_STREAMS: Final = 1024
 POLL_S: Final = 0.001
 """How long trio polls instead of sleeping after a message goes to a bot (``PollingClock``)."""
@@ -226,7 +230,7 @@ class _Servicer(pb_grpc.RefereeServicer):
 class GrpcBridge:
     """The grpc.aio server on the hosting asyncio loop, on behalf of a hub."""
 
-    def __init__(self, hub: BotHub, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, hub: BotHub, host: str = DEFAULT_HOST, port: int = 0) -> None:
         self.hub = hub
         self.host = host
         self.requested_port = port

@@ -25,10 +25,10 @@ import trio
 from craits.engine import Game, Move, Observation, Rules, places
 
 from .game import GameResult, GameSpec, play_game
-from .hub import RemoteSeat
 from .launcher import LaunchError, display_name
 from .policy import FailurePolicy, SeatClock, TimeControl
 from .positions import PLAYERS, POSITIONS, STANDARD, Position, position
+from .remote_seat import RemoteSeat
 from .running import NotConnected, Running, connect_all, running_bots
 from .seats import Decision, InProcessSeat, SeatGone, SeatResult, Table, TooManyBadReplies
 

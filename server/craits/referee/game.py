@@ -110,6 +110,9 @@ class _Referee:
         self.open: Decision | None = None
         """The decision being asked, from its request until its move is applied."""
         self.opened_at = 0.0
+        self.overdue_limit_s = 0.0
+        """The time the last overdue decision had, noted by the watchdog before it cancels
+        (the cancellation charges the seat's clock on its way out of ``_decide``)."""
 
     async def run(self) -> GameResult:
         started = time.perf_counter()
@@ -134,9 +137,16 @@ class _Referee:
             while True:
                 now = trio.current_time()
                 if self.deadline_at <= now:
-                    self.deadline_at = math.inf
-                    self.stretch.cancel()
+                    self._overdue()
                 await trio.sleep_until(min(self.deadline_at, now + self.move_s))
+
+    def _overdue(self) -> None:
+        """The open decision's deadline has passed: note the time it had, cancel the stretch."""
+        decision = self.open
+        assert decision is not None, "a move deadline passed with no decision open"
+        self.overdue_limit_s = decision.clock.allowance_s(self.spec.time)
+        self.deadline_at = math.inf
+        self.stretch.cancel()
 
     async def _play_stretch(self) -> None:
         """Turns until the game ends or this stretch's scope has been cancelled.
@@ -187,10 +197,8 @@ class _Referee:
         """The open decision ran out of time: a strike, the bank is spent, the policy plays."""
         decision = self.open
         assert decision is not None, "a move deadline passed with no decision open"
-        clock, tc = decision.clock, self.spec.time
-        limit = (tc.move_ms + clock.bank_ms) / 1000.0
-        clock.bank_ms = 0.0
-        self._fault(decision, "timeout", f"no valid move within {limit:.3f}s")
+        decision.clock.bank_ms = 0.0
+        self._fault(decision, "timeout", f"no valid move within {self.overdue_limit_s:.3f}s")
         self._close(None)
 
     async def _ask(self, decision: Decision) -> Move | None:
@@ -201,20 +209,14 @@ class _Referee:
         clock = decision.clock
         if clock.forfeited:
             return None
-        tc, seat = self.spec.time, self.seats[decision.seat]
+        seat = self.seats[decision.seat]
         while True:
-            started = time.perf_counter()
             try:
-                move = await self._decide(seat, decision, clock.allowance_s(tc))
-                clock.charge(tc, time.perf_counter() - started)
-                self.latencies.append(clock.last_latency_us)
-                return move
+                move = await self._decide(seat, decision)
             except TooManyBadReplies as exc:
-                clock.charge(tc, time.perf_counter() - started)
                 self._fault(decision, "bad_replies", exc.last_reason)
                 return None
             except SeatGone:
-                clock.charge(tc, time.perf_counter() - started)
                 if await self._wait_back(seat, clock):
                     continue
                 crash = seat.crash_reason
@@ -224,6 +226,8 @@ class _Referee:
             except Exception as exc:  # a bot's own bug must not stop the game
                 self._fault(decision, "error", f"{type(exc).__name__}: {exc}")
                 return None
+            self.latencies.append(clock.last_latency_us)
+            return move
 
     async def _wait_back(self, seat: Seat, clock: SeatClock) -> bool:
         """Wait for a gone seat's bot to reconnect, within what is left of its grace period."""
@@ -236,13 +240,21 @@ class _Referee:
         finally:
             clock.away_s += time.perf_counter() - started
 
-    async def _decide(self, seat: Seat, decision: Decision, allowance_s: float) -> Move:
-        """``seat.decide``, due ``allowance_s`` from now (the watchdog enforces it)."""
-        self.deadline_at = trio.current_time() + allowance_s  # never before one move limit
+    async def _decide(self, seat: Seat, decision: Decision) -> Move:
+        """``seat.decide``, due the seat's allowance from now (the watchdog enforces it).
+
+        However it ends (a move, a bad reply too many, a dropped bot, a bot's bug, a timeout),
+        the time it took is charged to the seat's bank, in one place. Time spent waiting for a
+        dropped bot to come back is not: it is outside this call (``_wait_back``).
+        """
+        clock, tc = decision.clock, self.spec.time
+        started = time.perf_counter()
+        self.deadline_at = trio.current_time() + clock.allowance_s(tc)  # >= one move limit
         try:
             return await seat.decide(decision)
         finally:
             self.deadline_at = math.inf
+            clock.charge(tc, time.perf_counter() - started)
 
     def _fault(self, decision: Decision, kind: str, detail: str, forfeit: bool = False) -> None:
         clock = decision.clock

@@ -40,7 +40,10 @@ def command_for(spec: str) -> list[str]:
     neither a bundled bot nor a program on ``PATH`` (most likely a misspelt bot name)."""
     bundled = bundled_bots()
     if spec in bundled:
-        return [sys.executable, "-m", "craits_sdk", "run", bundled[spec]]
+        # Imported here: the bots package is optional, and ``spec in bundled`` means it is there.
+        from craits_bots.registry import launch_command
+
+        return launch_command(spec)
     words = spec.split()
     if len(words) == 1 and shutil.which(words[0], path=_bot_path()) is None:
         known = ", ".join(bundled) or "none installed"

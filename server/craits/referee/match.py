@@ -6,6 +6,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from .bridge import DEFAULT_HOST
 from .game import GameResult, GameSpec, play_game
 from .launcher import display_name
 from .running import connect_all, running_bots
@@ -25,7 +26,8 @@ def unique_names(specs: Sequence[str]) -> list[str]:
 
 
 async def run_match(
-    specs: Sequence[str], spec: GameSpec, log_dir: Path | None = None, host: str = "127.0.0.1"
+    specs: Sequence[str], spec: GameSpec, log_dir: Path | None = None,
+    host: str = DEFAULT_HOST,
 ) -> GameResult:
     """Start a referee, launch one process per SPEC, play one game, stop everything.
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import trio
 
+from .bridge import DEFAULT_HOST
 from .hub import BotHub
 from .launcher import BotProcess, launch, stop_all
 from .server import Referee, open_referee
@@ -39,7 +40,7 @@ class Running:
 
 @asynccontextmanager
 async def running_bots(
-    specs: Sequence[str], names: Sequence[str], log_dir: Path, host: str = "127.0.0.1"
+    specs: Sequence[str], names: Sequence[str], log_dir: Path, host: str = DEFAULT_HOST
 ) -> AsyncIterator[Running]:
     """Launch one process per SPEC (not yet waiting for it to connect); stop them all on exit.
 

@@ -2,8 +2,8 @@
 
 A seat is told when a game starts, asked for decisions, sent public updates and told the result.
 Implementations: ``InProcessSeat`` (a Python bot object in this process) here, and ``RemoteSeat``
-(a bot process over gRPC) in ``hub``. The referee wraps every ``decide`` in the time limit and
-the failure policy; a seat only transports the question and the answers, and uses
+(a bot process over gRPC) in ``remote_seat``. The referee wraps every ``decide`` in the time
+limit and the failure policy; a seat only transports the question and the answers, and uses
 ``Decision.validate`` so that legality is judged in one place.
 """
 
@@ -67,15 +67,15 @@ class Decision:
         """Raise ``IllegalMove`` if the game would refuse ``move``."""
         self.game.check(move)
 
-    def reject(self, reason: str) -> int:
-        """Count a bad reply; return how many more replies are allowed (raise if none).
+    def reject(self, reason: str) -> None:
+        """Count a bad reply; raise ``TooManyBadReplies`` if it was one too many.
 
         ``max_retries`` bad replies are forgiven; the one after them costs a strike.
+        ``retries_left`` says how many more replies will be considered.
         """
         self.rejections.append(reason)
         if len(self.rejections) > self.max_retries:
             raise TooManyBadReplies(reason)
-        return self.retries_left
 
     @property
     def retries_left(self) -> int:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import trio
 
-from .bridge import GrpcBridge
+from .bridge import DEFAULT_HOST, GrpcBridge
 from .hub import BotHub
 
 
@@ -27,7 +27,7 @@ class Referee:
 
 
 @asynccontextmanager
-async def open_referee(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[Referee]:
+async def open_referee(host: str = DEFAULT_HOST, port: int = 0) -> AsyncIterator[Referee]:
     """Serve on ``host:port`` (port 0 picks a free one) for the duration of the block.
 
     Raises ``bridge.ListenError`` (an ``OSError``) when it cannot listen there.

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from craits.engine.rules_changes import rules_summary
 from craits.tournament.config import TournamentConfig
 from craits.tournament.standings import Standings
 from craits.tournament.store import TournamentInfo
 
 from .html_parts import Html, join, page, table, tag
-from .terminal import rules_summary
 
 Cell = Callable[[str, str], Html]
 """A matrix cell maker: (row bot, column bot) to the cell's content."""

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from craits.engine import Event, Game, Rules, format_cards, preset
+from craits.engine import Event, Game, format_cards
+from craits.engine.rules_changes import rules_summary
 from craits.words import HAND_END_REASONS, Voice, cards_or_count, describe, plural
 
 from .steps import Step, walk
@@ -80,13 +81,6 @@ def header(game: StoredGame, seat: int | None) -> list[str]:
         lines.append(f"As seen by seat {seat} ({game.seats[seat]}): other seats' cards are "
                      "hidden unless they were shown at the table")
     return lines
-
-
-def rules_summary(rules: Rules) -> str:
-    """The preset and every field that differs from it."""
-    base = preset(rules.preset).to_dict()
-    changed = [f"{k}={str(v).lower()}" for k, v in rules.to_dict().items() if base[k] != v]
-    return ", ".join([rules.preset, *changed])
 
 
 def result_lines(game: StoredGame, style: Style = Style()) -> list[str]:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from craits.engine.rules_changes import rules_summary
+
 from .assets import VIEWER_JS
 from .html_parts import Html, embed_json, join, page, table, tag
 from .stored import StoredGame
-from .terminal import fault_line, rules_summary
+from .terminal import fault_line
 
 CONTROLS = (("first", "start"), ("prevhand", "« hand"), ("prev", "‹ prev"),
             ("next", "next ›"), ("nexthand", "hand »"), ("last", "end"))

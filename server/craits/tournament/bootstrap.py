@@ -58,13 +58,11 @@ def bootstrap_ratings(
     seed: int = 0,
     confidence: float = 0.95,
     prior: float = DEFAULT_PRIOR,
-    anchor: str | None = None,
 ) -> BootstrapRatings:
     """Ratings with ``confidence`` intervals from ``resamples`` deal-set resamples (seeded)."""
     if not 0.0 < confidence < 1.0 or resamples < 0:
         raise ValueError("confidence must be between 0 and 1, resamples at least 0")
     index = {bot: i for i, bot in enumerate(bots)}
-    anchor_index = index[anchor] if anchor is not None else None
     units = deal_set_units(results, index)
     full = Tally(len(bots))
     for unit in units:
@@ -76,8 +74,8 @@ def bootstrap_ratings(
         tally = Tally(len(bots))
         for unit in rng.choices(units, k=len(units)):
             tally.add(unit)
-        samples.append(centre(fit(tally, prior, start=point), anchor_index))
-    point = centre(point, anchor_index)
+        samples.append(centre(fit(tally, prior, start=point)))
+    point = centre(point)
     low, high = _percentile_bounds(samples, point, confidence)
     return BootstrapRatings(
         bots=tuple(bots), ratings=tuple(point), low=low, high=high,

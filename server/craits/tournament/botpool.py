@@ -18,8 +18,9 @@ from typing import Final
 
 import trio
 
-from craits.referee.hub import BotEntry, RemoteSeat
+from craits.referee.hub import BotEntry
 from craits.referee.launcher import BotProcess, command_for, launch, stop_all
+from craits.referee.remote_seat import RemoteSeat
 from craits.referee.server import Referee
 
 from .config import BotSpec

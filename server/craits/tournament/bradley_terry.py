@@ -9,8 +9,8 @@ half to each.
 Each bot also plays ``prior`` virtual drawn games against a fixed opponent at strength 0. That
 keeps a bot that never loses (or never wins) finite and makes the likelihood strictly concave, so
 Newton's method converges in a handful of steps from any start. The fit is then centred: the mean
-rating is 0, or the ``anchor`` bot is 0. Why this fits Craits finishes (and why the intervals must
-come from a deal-set bootstrap) is in ``docs/ratings.md``.
+rating is 0 (only differences mean anything). Why this fits Craits finishes (and why the
+intervals must come from a deal-set bootstrap) is in ``docs/ratings.md``.
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ def bradley_terry(
     results: Iterable[GameResult],
     bots: Sequence[str],
     prior: float = DEFAULT_PRIOR,
-    anchor: str | None = None,
 ) -> dict[str, float]:
     """Maximum-likelihood ratings (Elo scale) of ``bots`` from ``results``."""
     index = {bot: i for i, bot in enumerate(bots)}
@@ -70,8 +69,7 @@ def bradley_terry(
     for result in results:
         tally.add(pair_entries(result, index))
     ratings = fit(tally, prior)
-    centred = centre(ratings, index[anchor] if anchor is not None else None)
-    return dict(zip(bots, centred, strict=True))
+    return dict(zip(bots, centre(ratings), strict=True))
 
 
 def fit(tally: Tally, prior: float = DEFAULT_PRIOR, start: Sequence[float] | None = None
@@ -103,10 +101,10 @@ def fit(tally: Tally, prior: float = DEFAULT_PRIOR, start: Sequence[float] | Non
     return [t * ELO_PER_NAT for t in theta]
 
 
-def centre(ratings: Sequence[float], anchor: int | None = None) -> list[float]:
-    """Shift ratings so that their mean is 0, or the ``anchor``-th one is 0."""
-    shift = ratings[anchor] if anchor is not None else sum(ratings) / len(ratings)
-    return [r - shift for r in ratings]
+def centre(ratings: Sequence[float]) -> list[float]:
+    """Shift ratings so that their mean is 0."""
+    mean = sum(ratings) / len(ratings)
+    return [r - mean for r in ratings]
 
 
 def _sigmoid(x: float) -> float:

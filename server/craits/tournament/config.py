@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final, NoReturn, TypeVar
 
 from craits.engine import Rules, RulesError
+from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
 
 MODES: Final = ("round-robin", "gauntlet", "match")
@@ -29,10 +30,6 @@ one bot; ``match``: two bots, played deal set by deal set until an SPRT decides.
 
 SEATINGS: Final = ("rotations", "all")
 """``rotations``: the k cyclic rotations of the seats; ``all``: every one of the k! seatings."""
-
-MIN_TABLE: Final = 2
-MAX_TABLE: Final = 10
-"""Craits seats 2 to 10 players (more than 5 play with two decks)."""
 
 MAX_GAMES: Final = 1_000_000
 """A schedule larger than this is almost surely a mistake (k! seatings at a big table)."""
@@ -192,7 +189,7 @@ def default_config(
 
     The table size is 3, or the number of bots when there are fewer.
     """
-    size = max(MIN_TABLE, min(_DEFAULTS.table_size, len(bot_names)))
+    size = max(MIN_PLAYERS, min(_DEFAULTS.table_size, len(bot_names)))
     data = {"table_size": size, "bots": [{"name": n} for n in bot_names]}
     return config_from_dict(data, bundled_names)
 
@@ -211,7 +208,8 @@ def config_from_dict(
         mode=mode,
         gauntlet=top.text("gauntlet", d.gauntlet),
         table_size=top.integer(
-            "table_size", MIN_TABLE if mode == "match" else d.table_size, MIN_TABLE, MAX_TABLE
+            "table_size", MIN_PLAYERS if mode == "match" else d.table_size, MIN_PLAYERS,
+            MAX_PLAYERS,
         ),
         deal_sets=top.integer("deal_sets", d.deal_sets, 1, MAX_GAMES),
         seatings=top.choice("seatings", d.seatings, SEATINGS),

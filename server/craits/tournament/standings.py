@@ -26,7 +26,7 @@ class Standing:
     rank: int
     bot: str
     rating: float
-    """Bradley–Terry rating, Elo scale (mean 0 unless anchored)."""
+    """Bradley–Terry rating, Elo scale (mean 0)."""
     low: float
     high: float
     online_elo: float
@@ -77,11 +77,10 @@ def compute_standings(
     confidence: float = 0.95,
     prior: float = DEFAULT_PRIOR,
     k: float = DEFAULT_K,
-    anchor: str | None = None,
 ) -> Standings:
     """Ratings with intervals, online Elo, averages, LOS and crosstable of ``bots``."""
     ordered = sorted(results, key=lambda r: r.game_index)
-    boot = bootstrap_ratings(ordered, bots, resamples, seed, confidence, prior, anchor)
+    boot = bootstrap_ratings(ordered, bots, resamples, seed, confidence, prior)
     elo = online_elo(ordered, bots, k)
     stats = bot_stats(ordered, bots)
     order = sorted(range(len(bots)), key=lambda i: (-boot.ratings[i], bots[i]))

@@ -251,12 +251,6 @@ class Store:
             spec = db.execute("SELECT spec FROM jobs WHERE id=?", (chosen,)).fetchone()["spec"]
         return Job.from_dict(json.loads(spec))
 
-    def release(self, tournament_id: str, game_index: int) -> None:
-        """Return a claimed job to ``pending`` (its game was abandoned, e.g. on shutdown)."""
-        with self._transaction() as db:
-            db.execute("UPDATE jobs SET status='pending', claimed=NULL WHERE tournament_id=?"
-                       " AND game_index=? AND status='running'", (tournament_id, game_index))
-
     def reset_running(self, tournament_id: str) -> int:
         """On resume: jobs left ``running`` by a dead runner go back to ``pending``.
 
@@ -331,11 +325,10 @@ class Store:
             for r in rows
         ]
 
-    def standings(self, tournament_id: str, **options: Any) -> Standings:
+    def standings(self, tournament_id: str) -> Standings:
         """``compute_standings`` over the stored results (bootstrap seeded by the tournament)."""
         config = self.config(tournament_id)
-        options.setdefault("seed", config.seed)
-        return compute_standings(self.results(tournament_id), config.bot_names, **options)
+        return compute_standings(self.results(tournament_id), config.bot_names, seed=config.seed)
 
     def game_log(self, tournament_id: str, game_index: int) -> list[LogEntry]:
         """A recorded game's log in order (empty if the game is not recorded)."""
