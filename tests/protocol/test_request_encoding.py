@@ -150,3 +150,8 @@ def test_scores_past_32_bits_cross_the_wire_exactly() -> None:
     assert [(e.value, e.aux) for e in events[-2:]] == [(5 * 2**20, 2_000), (-big, -big)]
     end = pb.GameEnd.FromString(pb.GameEnd(totals=[big, -big]).SerializeToString())
     assert list(end.totals) == [big, -big]
+
+
+def test_every_card_crosses_the_wire_and_back() -> None:
+    assert [protocol.card_from_pb(protocol.card_to_pb(c)) for c in CARDS] == list(CARDS)
+    assert len({protocol.card_to_pb(c).SerializeToString() for c in CARDS}) == len(CARDS)

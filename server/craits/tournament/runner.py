@@ -21,6 +21,7 @@ from pathlib import Path
 import trio
 
 from craits.engine import Rules
+from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
 from craits.referee.running import sole_exception
@@ -194,7 +195,7 @@ def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> Fini
 
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
-    host: str = "127.0.0.1", port: int = 0,
+    host: str = DEFAULT_HOST, port: int = 0,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
