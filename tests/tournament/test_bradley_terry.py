@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from craits.tournament.bootstrap import bootstrap_ratings
+from craits.tournament.bootstrap import _percentile_bounds, _widening, bootstrap_ratings
 from craits.tournament.bradley_terry import bradley_terry
 from craits.tournament.results import GameResult
 
@@ -83,3 +83,14 @@ def test_intervals_cover_the_truth_at_about_the_stated_rate() -> None:
             covered += boot.low[i] <= truth[bot] <= boot.high[i]
             total += 1
     assert 0.86 <= covered / total <= 0.995, covered / total
+
+
+def test_interval_bounds_are_widened_by_the_bootstraps_small_sample_factor() -> None:
+    """A bootstrap's variance is (n−1)/n of the estimator's: each bound moves away from the
+    rating by √(n/(n−1)) for n deal sets (none is possible with one)."""
+    samples = [[float(x)] for x in range(-50, 51)]  # quantiles 2.5% and 97.5%: -47.5, +47.5
+    assert _percentile_bounds(samples, [0.0], 0.95) == ((-47.5,), (47.5,))
+    low, high = _percentile_bounds(samples, [10.0], 0.95, _widening(5))
+    assert math.isclose(10.0 - low[0], math.sqrt(5 / 4) * 57.5)
+    assert math.isclose(high[0] - 10.0, math.sqrt(5 / 4) * 37.5)
+    assert _widening(1) == 1.0 and math.isclose(_widening(20), math.sqrt(20 / 19))
