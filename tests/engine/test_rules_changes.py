@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from craits.engine import Rules, preset, rules_from_settings
+from craits.engine import preset, rules_from_settings
 from craits.engine.rules_changes import changed_fields, format_value, rules_summary
 
 
@@ -29,7 +29,3 @@ def test_a_field_set_back_to_the_presets_value_is_no_change() -> None:
 def test_a_value_reads_as_it_is_typed() -> None:
     assert [format_value(v) for v in (True, False, -10, "x")] == ["true", "false", "-10", "x"]
 
-
-def test_an_unknown_preset_name_is_compared_with_the_defaults() -> None:
-    rules = Rules(preset="house", nines_wild=True)
-    assert rules_summary(rules) == "house, nines_wild=true"

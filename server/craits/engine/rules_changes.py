@@ -1,8 +1,8 @@
 """What a rules configuration changes from its preset, as data and as ``field=value`` text.
 
 The replay header, the report pages, ``craits simulate`` and ``craits rules show`` all name the
-fields that differ from the preset; three copies of this had drifted apart (one refused an
-unknown preset name, the others compared with the defaults), so they share this one.
+fields that differ from the preset; three copies of this had drifted apart, so they share
+this one.
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ from .rules import PRESETS, Rules
 
 
 def changed_fields(rules: Rules) -> dict[str, Any]:
-    """Fields whose value differs from the preset the rules name, in declaration order.
-
-    A preset name the engine does not know (only a hand-built ``Rules`` can carry one) is
-    compared with the defaults, the ``standard`` preset, rather than refused: this only labels.
-    """
-    base = PRESETS.get(rules.preset, Rules()).to_dict()
+    """Fields whose value differs from the preset the rules name, in declaration order (a
+    ``Rules`` only ever names a known preset: it refuses any other)."""
+    base = PRESETS[rules.preset].to_dict()
     return {k: v for k, v in rules.to_dict().items() if k != "preset" and base[k] != v}
 
 
