@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from craits.cli.database import DEFAULT_DB
 from craits.cli.tournament_play import resume_command
 
@@ -155,10 +157,17 @@ LONG = TINY.replace("deal_sets = 1", "deal_sets = 200\nconcurrency = 1")
 the first runner is still running however slowly the second one starts."""
 
 
-def test_a_second_runner_of_a_running_tournament_is_refused(tmp_path: Path,
-                                                            cli_process: Runner) -> None:
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_a_second_runner_of_a_running_tournament_is_refused(
+    tmp_path: Path, cli_process: Runner, through_a_link: bool
+) -> None:
     (tmp_path / "long.toml").write_text(LONG)
     db = tmp_path / "t.sqlite"
+    other = db  # the second runner's path to the same database
+    if through_a_link:
+        (tmp_path / "elsewhere").mkdir()
+        other = tmp_path / "elsewhere" / "link.sqlite"
+        other.symlink_to(db)
     first = subprocess.Popen([sys.executable, "-m", "craits", "tournament", "run", "long.toml",
                               "--db", str(db), "--json"], cwd=tmp_path, text=True,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -169,7 +178,7 @@ def test_a_second_runner_of_a_running_tournament_is_refused(tmp_path: Path,
     with sqlite3.connect(db) as con:
         [(tid,)] = con.execute("SELECT id FROM tournaments").fetchall()
     con.close()
-    second = cli_process("tournament", "resume", tid, "--db", str(db))
+    second = cli_process("tournament", "resume", tid, "--db", str(other))
     assert first.poll() is None, "the first runner ended before the second one was refused"
     second.assert_usage_error(f"tournament {tid} is being run by another process "
                               f"(pid {first.pid})")

@@ -161,8 +161,12 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
 
 
 def log_dir(db: Path, tid: str = "") -> Path:
-    """Where the bots' stderr logs go: ``logs/ID/`` beside the database."""
-    return db.parent / "logs" / tid
+    """Where the bots' stderr logs go: ``logs/ID/`` beside the database file itself.
+
+    The path is resolved (links followed), so every path to one database names one log
+    directory, and with it one runner's lock (``lease``): two resumes through a symlink and
+    its target are refused like two through one path."""
+    return db.resolve().parent / "logs" / tid
 
 
 def make_log_dir(path: Path) -> None:
