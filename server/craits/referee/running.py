@@ -8,7 +8,7 @@ wait for every bot to connect (with a reason when one does not), and always stop
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,11 +69,21 @@ def sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException:
     Trio wraps whatever leaves a nursery's body in an exception group, once per nursery it
     crosses (ours, and any inside ``open_referee``); without this, a caller's
     ``except NotConnected`` or ``except LaunchError`` would never match.
+
+    Several tables can fail the same way at once (a full disk fails every table's next write):
+    when every exception in the group is of one type, the first of them stands for all.
     """
-    exc: BaseException = group
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
+    leaves = list(_leaves(group))
+    return leaves[0] if len({type(exc) for exc in leaves}) == 1 else group
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    """The exceptions inside ``exc`` (itself, unless it is a group), depth first."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 async def connect_all(running: Running, timeout_s: float) -> None:
