@@ -70,6 +70,8 @@ def test_only_complete_deal_sets_count_in_schedule_order() -> None:
     assert deal_set_scores(results + later, "A", "B", 2) == [0.5, 0.75]
     assert deal_set_scores(results + later + [game(5, 2, ("B", "A"), (1, 2))], "A", "B", 2) == [
         0.5, 0.75, 0.5, 1.0]
+    # and so does one after a deal set none of whose games is recorded yet
+    assert deal_set_scores(results[:2] + later, "A", "B", 2) == [0.5]
 
 
 def test_the_verdict_is_the_first_passage_later_deal_sets_do_not_undo_it() -> None:

@@ -118,10 +118,10 @@ def deal_set_scores(
         if a in result.seats and b in result.seats:
             pa, pb = result.places[result.seats.index(a)], result.places[result.seats.index(b)]
             units.setdefault(_order_key(result), []).append(pair_score(pa, pb))
-    scores = []
-    for _, unit in sorted(units.items()):
-        if len(unit) != games_per_deal_set:
-            break
+    scores: list[float] = []
+    for (deal_set, _), unit in sorted(units.items()):
+        if deal_set != len(scores) or len(unit) != games_per_deal_set:
+            break  # a deal set in flight, recorded in part or not at all (a match has one meeting)
         scores.append(sum(unit) / len(unit))
     return scores
 
