@@ -17,12 +17,13 @@ const { RefereeError, Session, helloPacket } = require('./lib/session');
 
 const PROTO_ROOT = path.join(__dirname, '..', '..', 'proto');
 const PROTO_FILE = 'craits/v1/referee.proto';
-// Enums as their names and 64-bit numbers as strings, everywhere (decision_id is a uint64:
-// echoing the string back loses nothing). `oneofs` names each message's case in `payload`.
+// Enums as their names and 64-bit integers as plain numbers: every 64-bit field of the protocol
+// stays within 2^53 (scores, event values, decision ids), so a number holds it exactly and
+// `event.aux === -1` works. `oneofs` names each message's case in `payload`.
 const LOADER_OPTIONS = {
   keepCase: true,
   enums: String,
-  longs: String,
+  longs: Number,
   defaults: true,
   oneofs: true,
   includeDirs: [PROTO_ROOT],
@@ -85,7 +86,8 @@ function sleep(ms) {
 async function serve(server, token) {
   const client = new (loadRefereeClient())(server, grpc.credentials.createInsecure());
   const session = new Session(log);
-  let failures = 0;
+  let failures = 0; // dials in a row that were not welcomed (a stream that was welcomed and
+  let everWelcomed = 0; // then dropped is not one); as the Python SDK counts them
   for (;;) {
     session.welcomed = false;
     const outcome = await connectOnce(client, session, token);
@@ -95,12 +97,14 @@ async function serve(server, token) {
       // A referee shutting down says so with an Error: that is the normal end of the stream.
       return outcome.fatal.code === 'ERROR_CODE_SHUTDOWN' ? EXIT_OK : EXIT_REFUSED;
     }
-    failures = session.welcomed ? 1 : failures + 1;
-    if (failures > ATTEMPTS) {
-      log(`craits-js-bot: referee at ${server} unreachable (${outcome.reason}); giving up`);
+    if (session.welcomed) everWelcomed = 1;
+    failures = session.welcomed ? 0 : failures + 1;
+    if (failures >= ATTEMPTS) {
+      log(`craits-js-bot: referee at ${server} unreachable (${outcome.reason}); ` +
+        `giving up after ${failures} failed dials`);
       return EXIT_UNREACHABLE;
     }
-    const delay = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** (failures - 1));
+    const delay = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** (failures + everWelcomed - 1));
     log(`craits-js-bot: stream lost (${outcome.reason}); reconnecting in ${delay} ms`);
     await sleep(delay);
   }
