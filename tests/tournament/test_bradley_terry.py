@@ -94,3 +94,5 @@ def test_interval_bounds_are_widened_by_the_bootstraps_small_sample_factor() -> 
     assert math.isclose(10.0 - low[0], math.sqrt(5 / 4) * 57.5)
     assert math.isclose(high[0] - 10.0, math.sqrt(5 / 4) * 37.5)
     assert _widening(1) == 1.0 and math.isclose(_widening(20), math.sqrt(20 / 19))
+    # a point outside its quantiles (few, lopsided deal sets): widening never narrows
+    assert _percentile_bounds(samples, [60.0], 0.95, _widening(5))[1] == (47.5,)

@@ -87,15 +87,17 @@ def bootstrap_ratings(
 def _percentile_bounds(samples: list[list[float]], point: Sequence[float], confidence: float,
                        widening: float = 1.0) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Per bot, the (1−c)/2 and (1+c)/2 quantiles of its resampled ratings, each moved away
-    from the point estimate by the factor ``widening``."""
+    from the point estimate by the factor ``widening`` (never towards it: with few, lopsided
+    deal sets the point can fall outside its quantiles, and then that bound stays)."""
     if not samples:
         return tuple(point), tuple(point)
     tail = (1.0 - confidence) / 2
     low, high = [], []
     for i, centre_i in enumerate(point):
         column = sorted(s[i] for s in samples)
-        low.append(centre_i - widening * (centre_i - _quantile(column, tail)))
-        high.append(centre_i + widening * (_quantile(column, 1.0 - tail) - centre_i))
+        lo, hi = _quantile(column, tail), _quantile(column, 1.0 - tail)
+        low.append(min(lo, centre_i - widening * (centre_i - lo)))
+        high.append(max(hi, centre_i + widening * (hi - centre_i)))
     return tuple(low), tuple(high)
 
 
