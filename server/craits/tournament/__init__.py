@@ -2,6 +2,7 @@
 
 Layering inside the package (each module imports only those above it)::
 
+    tomlreader     typed reading of a parsed TOML table, errors named by key path
     config         the validated TOML configuration (what to play)
     schedule       the deterministic list of self-contained game jobs (how to play it)
     results        what one finished game contributes to the standings
