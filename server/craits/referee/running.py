@@ -15,6 +15,8 @@ from pathlib import Path
 
 import trio
 
+from craits.exception_groups import sole_exception
+
 from .bridge import DEFAULT_HOST
 from .hub import BotHub
 from .launcher import BotProcess, launch, stop_all
@@ -59,21 +61,8 @@ async def running_bots(
                 with trio.CancelScope(shield=True):
                     await stop_all(referee.hub, bots)
                 nursery.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
+    except BaseExceptionGroup as group:  # the watchers never raise: one error, wrapped
         raise sole_exception(group) from None
-
-
-def sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The one exception the nurseries wrapped (the watchers never raise), so callers catch it.
-
-    Trio wraps whatever leaves a nursery's body in an exception group, once per nursery it
-    crosses (ours, and any inside ``open_referee``); without this, a caller's
-    ``except NotConnected`` or ``except LaunchError`` would never match.
-    """
-    exc: BaseException = group
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
 
 
 async def connect_all(running: Running, timeout_s: float) -> None:

@@ -21,10 +21,10 @@ from pathlib import Path
 import trio
 
 from craits.engine import Rules
+from craits.exception_groups import sole_exception
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
-from craits.referee.running import sole_exception
 from craits.referee.server import open_referee
 
 from .botpool import BotPool
