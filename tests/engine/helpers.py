@@ -1,8 +1,8 @@
 """Helpers for engine tests: build exact positions and read the event log.
 
-``position(...)`` makes a ``Game`` with ``Game(rules, players, seed)`` (which stops before the
-first-dealer draw) and then sets the fields of state.py directly, so a test can start from any
-position and drive it through ``Game.apply`` and ``legal_moves()``.
+``position(...)`` makes a ``Game`` in an exact position from cards written as text (through
+``Game.at_position``), so a test can start from any position and drive it through
+``Game.apply`` and ``legal_moves()``.
 """
 
 from __future__ import annotations
@@ -59,36 +59,21 @@ def position(
     pressure_counts: Sequence[int] | None = None,
     seed: int = 0,
 ) -> Game:
-    """A game in an exact position.
+    """A game in an exact position, cards written as text (the rest: ``Game.at_position``).
 
-    ``hands[i]`` is seat i's hand as text. ``top`` is the discard pile's top card and ``under``
-    the cards beneath it (bottom first). ``stock`` lists the cards in the order they will be
-    drawn (first listed is drawn first). ``active_suit`` defaults to the top card's suit;
-    ``dealer`` defaults to the seat before ``to_act``. A finished hand goes on to the next deal
-    as usual (``hand_index`` + 1), so set ``hand_index`` to the last hand to end the game there.
+    ``hands[i]`` is seat i's hand. ``top`` is the discard pile's top card and ``under`` the cards
+    beneath it (bottom first). ``stock`` lists the cards in the order they will be drawn. A
+    finished hand goes on to the next deal as usual (``hand_index`` + 1), so set ``hand_index``
+    to the last hand to end the game there.
     """
-    players = len(hands)
-    game = Game(rules, players, seed)
-    game.hand_index = hand_index
-    game.hands = [cards(h) for h in hands]
-    game.discard = [*cards(under), card(top)]
-    game.stock = list(reversed(cards(stock)))
-    game.active_suit = parse_suit(active_suit) if active_suit else card(top).suit
-    game.to_act = to_act
-    game.dealer = (to_act - 1) % players if dealer is None else dealer
-    game.direction = direction
-    game.phase = phase
-    game.count = count
-    game.jack_penalty = jack_penalty
-    game.king_left = king_left
-    game.forfeits = list(forfeits) if forfeits is not None else [0] * players
-    game.announce_pending = set(announce_pending)
-    if totals is not None:
-        game.totals = list(totals)
-    if pressure_counts is not None:
-        game.pressure_counts = list(pressure_counts)
-    game._legal = None  # the legal-move cache must not survive the edits
-    return game
+    return Game.at_position(
+        rules, [cards(h) for h in hands], [*cards(under), card(top)], cards(stock),
+        to_act=to_act, dealer=dealer, direction=direction, phase=phase,
+        active_suit=parse_suit(active_suit) if active_suit else None, hand_index=hand_index,
+        count=count, jack_penalty=jack_penalty, king_left=king_left, forfeits=forfeits,
+        announce_pending=announce_pending, totals=totals, pressure_counts=pressure_counts,
+        seed=seed,
+    )
 
 
 def last_hand(rules: Rules = STANDARD) -> int:

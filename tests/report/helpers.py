@@ -1,8 +1,8 @@
 """A small stored tournament to replay and report on, played in process in a second or two.
 
-Games are played by seeded random policies and recorded with the log layout of the real
-runner (every engine event, then every move with its decision number and time, then the
-referee's strikes), so replays and reports read exactly what a real tournament leaves. One game
+Games are played by seeded random policies and logged by the real runner's ``game_log`` (every
+engine event, then every move with its decision number and time, then the referee's strikes),
+so replays and reports read exactly what a real tournament leaves. One game
 carries a referee strike and a defaulted move; the tournament's name is hostile HTML, to check
 that every page escapes it.
 """
@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from craits.engine import Game, Rules
-from craits.tournament.records import FinishedGame, LogEntry
+from craits.referee.game import MoveRecord
+from craits.referee.policy import Fault
+from craits.tournament.records import FinishedGame, game_log
 from craits.tournament.schedule import Job
 
 HOSTILE_NAME = '<script>alert("pwn")</script> & <b>friends</b>'
@@ -43,29 +45,27 @@ class Tournament:
 
 
 def play(job: Job) -> FinishedGame:
-    """Play one job with seeded random bots, logging like ``tournament.runner``."""
+    """Play one job with seeded random bots, logged as ``tournament.runner`` logs it."""
     game = Game.new(Rules.from_json(job.rules_json), len(job.seats), job.seed)
     rng = random.Random(job.seed + job.rotation)
     strikes = [0] * len(job.seats)
-    moves: list[LogEntry] = []
-    faults: list[LogEntry] = []
+    moves: list[MoveRecord] = []
+    faults: list[Fault] = []
     while not game.is_over:
         decision, seat = len(moves) + 1, game.to_act
         struck = job.game_index == STRUCK_GAME and decision == STRUCK_DECISION
         move = game.legal_moves()[0] if struck else rng.choice(game.legal_moves())
         if struck:
             strikes[seat] += 1
-            faults.append(LogEntry("strike", seat, {"kind": "timeout", "detail": "no valid "
-                                   "move within 1.000s", "decision": decision}))
-        moves.append(LogEntry("move", seat, {"decision": decision, "move": str(move),
-                                             "defaulted": struck}, 1.5))
+            faults.append(Fault(seat, "timeout", "no valid move within 1.000s", decision,
+                                strike=True, forfeit=False))
+        moves.append(MoveRecord(decision, seat, move, 1.5, struck))
         game.apply(move)
     assert game.outcome is not None
-    events = [LogEntry(e.kind, e.seat, e.to_dict()) for e in game.events]
     n = len(job.seats)
     return FinishedGame(
         tournament_id=job.tournament_id, game_index=job.game_index, totals=game.outcome.totals,
         places=game.outcome.places, strikes=tuple(strikes), forfeited=(False,) * n,
-        started=time.time(), finished=time.time(), log=(*events, *moves, *faults),
+        started=time.time(), finished=time.time(), log=game_log(game.events, moves, faults),
         outcome={"hands_played": game.outcome.hands_played},
     )

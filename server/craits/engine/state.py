@@ -13,6 +13,7 @@ Seats are numbered 0..players-1; "to the left" (clockwise) is the next index.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -62,6 +63,10 @@ PRESSURE_DOUBLINGS: Final = 20
 wire fields) after 29 pressures and 2**63 after 61, which play with ``draw_when_able`` reaches;
 bounded, no total a game can reach passes 2**53, so every score is exact in every language's
 numbers, JSON's included."""
+
+
+_Dealt = tuple[list[list[Card]], list[Card]]
+"""A hand's deal: each seat's cards, and the rest of the deck (drawn from its end)."""
 
 
 class _HandOver(Exception):
@@ -172,6 +177,73 @@ class Game:
         game = Game(rules, players, seed)
         game._draw_first_dealer()
         game._begin_hand(0)
+        return game
+
+    @staticmethod
+    def dealt(
+        rules: Rules, hands: Sequence[Sequence[Card]], upturn: Card, stock: Sequence[Card], *,
+        dealer: int, hand_index: int = 0, seed: int = 0,
+    ) -> Game:
+        """A game whose hand ``hand_index`` was dealt ``hands``, not shuffled cards (for scripted
+        positions: ``craits check``); ``stock`` is the rest, in the order it will be drawn.
+
+        From the deal on it is ``new``'s game: the deal is logged as a shuffled one is, ``upturn``
+        is carried out like any upturned card and play goes on to the first decision. ``seed``
+        only drives later reshuffles. ``ValueError`` unless each hand holds the deal size and
+        hands, upturn and stock are the game's deck.
+        """
+        game = Game(rules, len(hands), seed)
+        game.dealer = dealer
+        given = [list(h) for h in hands], [*reversed(stock), upturn]
+        game._check_given(hand_index, *given)
+        game._begin_hand(hand_index, given)
+        return game
+
+    @staticmethod
+    def at_position(
+        rules: Rules,
+        hands: Sequence[Sequence[Card]],
+        discard: Sequence[Card],
+        stock: Sequence[Card] = (),
+        *,
+        to_act: int = 0,
+        dealer: int | None = None,
+        direction: int = 1,
+        phase: Phase = Phase.PLAY,
+        active_suit: int | None = None,
+        hand_index: int = 0,
+        count: int = 0,
+        jack_penalty: int = 0,
+        king_left: int = 0,
+        forfeits: Sequence[int] | None = None,
+        announce_pending: Iterable[int] = (),
+        totals: Sequence[int] | None = None,
+        pressure_counts: Sequence[int] | None = None,
+        seed: int = 0,
+    ) -> Game:
+        """A game in an exact position inside hand ``hand_index``, with no history (for tests:
+        the engine sets its own fields, so a caller need not know how it stores them).
+
+        ``discard`` is bottom first (its last card is the top) and ``stock`` in the order it will
+        be drawn. ``active_suit`` defaults to the top card's suit, ``dealer`` to the seat before
+        ``to_act``. A hand that ends goes on to the next deal as in any game.
+        """
+        players = len(hands)
+        game = Game(rules, players, seed)
+        game.hand_index = hand_index
+        game.phase = phase
+        game.to_act = to_act
+        game.direction = direction
+        game.dealer = (to_act - 1) % players if dealer is None else dealer
+        game.hands = [list(h) for h in hands]
+        game.discard = list(discard)
+        game.stock = list(reversed(stock))
+        game.active_suit = SUIT[discard[-1]] if active_suit is None else active_suit
+        game.count, game.jack_penalty, game.king_left = count, jack_penalty, king_left
+        game.forfeits = [0] * players if forfeits is None else list(forfeits)
+        game.announce_pending = set(announce_pending)
+        game.totals = [0] * players if totals is None else list(totals)
+        game.pressure_counts = [0] * players if pressure_counts is None else list(pressure_counts)
         return game
 
     def clone(self) -> Game:
@@ -433,11 +505,13 @@ class Game:
         self.dealer = contenders[0]
         self.events.append(Event("first_dealer", self.dealer))
 
-    def _begin_hand(self, index: int) -> None:
-        """Deal hand ``index`` and carry out the upturned card, ending hands that end at once."""
+    def _begin_hand(self, index: int, given: _Dealt | None = None) -> None:
+        """Deal hand ``index`` (the ``given`` cards, if any) and carry out the upturned card,
+        ending hands that end at once (the hands after such a hand are shuffled as usual)."""
         while True:
             try:
-                self._deal(index)
+                self._deal(index, given)
+                given = None
                 self._upturn()
                 return
             except _HandOver as over:
@@ -445,7 +519,7 @@ class Game:
                     return
                 index += 1
 
-    def _deal(self, index: int) -> None:
+    def _deal(self, index: int, given: _Dealt | None) -> None:
         self.hand_index = index
         size = self.deal_sizes[index]
         self.turns_in_hand = 0
@@ -454,15 +528,10 @@ class Game:
         self.forfeits = [0] * self.players
         self.events.append(Event("hand_start", self.dealer, (), size, index + 1))
         self._rng = random.Random(f"craits:{self.seed}:hand:{index}")
-        deck = build_deck(self.decks, self._deck_without)
-        self._rng.shuffle(deck)
-        self.events.append(Event("shuffle", value=len(deck)))
         n = self.players
-        dealt: list[list[Card]] = [[] for _ in range(n)]
         order = [(self.dealer + self.deal_direction * (i + 1)) % n for i in range(n)]
-        for _ in range(size):
-            for seat in order:
-                dealt[seat].append(deck.pop())
+        dealt, deck = self._shuffle_and_deal(size, order) if given is None else given
+        self.events.append(Event("shuffle", value=size * n + len(deck)))
         for seat in order:
             self.events.append(Event("deal", seat, tuple(dealt[seat]), size, -1, "", True))
         self.hands = dealt
@@ -473,6 +542,25 @@ class Game:
             set(range(n)) if size == 1 and self.rules.announce_on_one_card_deal else set()
         )
         self._legal = None
+
+    def _shuffle_and_deal(self, size: int, order: Sequence[int]) -> _Dealt:
+        """The hand's deck shuffled by its RNG, dealt one card at a time in ``order``."""
+        deck = build_deck(self.decks, self._deck_without)
+        self._rng.shuffle(deck)
+        dealt: list[list[Card]] = [[] for _ in range(self.players)]
+        for _ in range(size):
+            for seat in order:
+                dealt[seat].append(deck.pop())
+        return dealt, deck
+
+    def _check_given(self, index: int, hands: list[list[Card]], deck: list[Card]) -> None:
+        """Refuse a given deal that no shuffle could produce (see ``dealt``)."""
+        size = self.deal_sizes[index]
+        if any(len(hand) != size for hand in hands):
+            raise ValueError(f"hand {index + 1} deals {size} cards to each seat")
+        cards = sorted([*(c for hand in hands for c in hand), *deck])
+        if cards != sorted(build_deck(self.decks, self._deck_without)):
+            raise ValueError("the hands, the upturn and the stock must be the game's whole deck")
 
     def _upturn(self) -> None:
         """The stock's top card is turned up and counts as played by the dealer."""

@@ -1,11 +1,11 @@
 """Scripted positions for ``craits check``: one for every kind of decision a bot must handle.
 
 A bot can play hundreds of games without ever facing a dealer's upturned nine or a king run, so
-the conformance kit puts it in each on purpose. Every position is a real engine ``Game``: built
-like the engine tests build theirs (construct, then set the fields ``state.py`` declares), with
-the history the engine would have logged (hand start, shuffle, the deal, the upturn). Lead-in
-moves (a 2 that starts the count, a jack, the bot's own 6 or king) go through ``Game.apply``, so
-their events are the engine's own. The checked bot sits at seat 0 of a three-player table.
+the conformance kit puts it in each on purpose. Every position is a real engine ``Game``, dealt
+by the engine from chosen cards (``Game.dealt``), so its history (hand start, shuffle, the deal,
+the upturn) and the upturned card's effect are the engine's own. Lead-in moves (a 2 that starts
+the count, a jack, the bot's own 6 or king) go through ``Game.apply`` for the same reason. The
+checked bot sits at seat 0 of a three-player table.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from craits.engine import Card, Event, Game, Move, Phase, Rules, preset
-from craits.engine.cards import SUIT, build_deck
+from craits.engine import Card, Game, Move, Rules, preset
+from craits.engine.cards import build_deck
 
 PLAYERS: Final = 3
 STANDARD: Final = preset("standard")
@@ -58,9 +58,9 @@ def dealt(
     """A hand just dealt with ``top`` upturned, then ``lead_in`` moves applied.
 
     ``hands[i]`` lists cards seat i must hold; each hand is filled up to the deal size (the
-    longest listed hand, or ``size``) from the rest of the deck, which becomes the stock. Play
-    starts at the dealer's left, so ``top`` must be a card without a function (3, A, or J/Q/K
-    without face cards); ``upturned`` sets the phase an upturned 8 or 9 asks for itself.
+    longest listed hand, or ``size``) from the rest of the deck, which becomes the stock. The
+    upturn is carried out as in any game: play starts at the dealer's left after a card without
+    a function, and an upturned 8 or 9 asks the dealer for a suit.
     """
     held = [Card.parse(c) for h in hands for c in h.split()] + [Card.parse(top)]
     rest = [c for c in build_deck(1) if c not in held]
@@ -70,46 +70,16 @@ def dealt(
     for h in hands:
         mine = [Card.parse(c) for c in h.split()]
         cards.append(mine + [rest.pop() for _ in range(want - len(mine))])
-    game = _fresh(rules, want, dealer)
-    _deal(game, cards, Card.parse(top), rest)
+    game = Game.dealt(rules, cards, Card.parse(top), rest, dealer=dealer,
+                      hand_index=rules.hands_in_game().index(want))
     for text in lead_in:
         game.apply(Move.parse(text))
     return game
 
 
-def _fresh(rules: Rules, size: int, dealer: int) -> Game:
-    """A game at the start of the hand whose deal size is ``size`` (no history yet)."""
-    game = Game(rules, PLAYERS, seed=0)
-    game.hand_index = game.deal_sizes.index(size)
-    game.dealer = dealer
-    game.to_act = (dealer + 1) % PLAYERS
-    game.phase = Phase.PLAY
-    return game
-
-
-def _deal(game: Game, hands: list[list[Card]], top: Card, stock: list[Card]) -> None:
-    """Set hands, pile and stock, and log them as the engine logs a deal and an upturn."""
-    size = game.deal_sizes[game.hand_index]
-    dealer = game.dealer
-    game.hands, game.discard, game.stock = hands, [top], stock
-    game.active_suit = SUIT[top]
-    if size == 1 and game.rules.announce_on_one_card_deal:
-        game.announce_pending = set(range(PLAYERS))
-    game.events += [
-        Event("hand_start", dealer, (), size, game.hand_index + 1),
-        Event("shuffle", value=52),
-    ]
-    for i in range(1, PLAYERS + 1):
-        seat = (dealer + i) % PLAYERS
-        game.events.append(Event("deal", seat, tuple(hands[seat]), size, -1, "", True))
-    game.events.append(Event("upturn", dealer, (top,)))
-
-
 def upturned(top: str) -> Game:
     """Seat 0 dealt and turned up an 8 or a 9: it must name the suit before anyone plays."""
-    game = dealt(["", "", ""], top, dealer=0, size=6)
-    game.to_act, game.phase = 0, Phase.CHOOSE_SUIT
-    return game
+    return dealt(["", "", ""], top, dealer=0, size=6)
 
 
 POSITIONS: Final[tuple[Position, ...]] = (

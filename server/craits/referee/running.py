@@ -8,12 +8,14 @@ wait for every bot to connect (with a reason when one does not), and always stop
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import trio
+
+from craits.exception_groups import sole_exception
 
 from .bridge import DEFAULT_HOST
 from .hub import BotHub
@@ -59,31 +61,8 @@ async def running_bots(
                 with trio.CancelScope(shield=True):
                     await stop_all(referee.hub, bots)
                 nursery.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
+    except BaseExceptionGroup as group:  # the watchers never raise: one error, wrapped
         raise sole_exception(group) from None
-
-
-def sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The one exception the nurseries wrapped (the watchers never raise), so callers catch it.
-
-    Trio wraps whatever leaves a nursery's body in an exception group, once per nursery it
-    crosses (ours, and any inside ``open_referee``); without this, a caller's
-    ``except NotConnected`` or ``except LaunchError`` would never match.
-
-    Several tables can fail the same way at once (a full disk fails every table's next write):
-    when every exception in the group is of one type, the first of them stands for all.
-    """
-    leaves = list(_leaves(group))
-    return leaves[0] if len({type(exc) for exc in leaves}) == 1 else group
-
-
-def _leaves(exc: BaseException) -> Iterator[BaseException]:
-    """The exceptions inside ``exc`` (itself, unless it is a group), depth first."""
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-    else:
-        yield exc
 
 
 async def connect_all(running: Running, timeout_s: float) -> None:

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from craits.engine import Event, Game, IllegalMove
+from craits.tournament.records import LoggedFault, LoggedMove
 
-from .stored import Decision, Fault, ReportError, StoredGame
+from .stored import ReportError, StoredGame
 
 
 class ReplayMismatch(ReportError):
@@ -28,10 +29,10 @@ class Step:
 
     number: int
     """Moves applied so far: 0 for the opening (dealer draw, first deal), then 1, 2, ..."""
-    decision: Decision | None
+    decision: LoggedMove | None
     """The move applied at this step; None for the opening."""
     events: tuple[Event, ...]
-    faults: tuple[Fault, ...]
+    faults: tuple[LoggedFault, ...]
     """What the referee logged at this decision (strikes, forfeits), before the move."""
 
 
@@ -59,7 +60,7 @@ def steps(game: StoredGame) -> list[Step]:
     return [step for step, _ in walk(game)]
 
 
-def _apply(game: StoredGame, live: Game, number: int, decision: Decision) -> None:
+def _apply(game: StoredGame, live: Game, number: int, decision: LoggedMove) -> None:
     where = f"game {game.game_index}, move {number} ({decision.move})"
     if live.is_over:
         raise ReplayMismatch(f"{where}: the game was already over")

@@ -3,53 +3,25 @@
 The store keeps a game as its job (seats, seed, rules), its result and one flat log in which
 engine events, the bots' moves and the referee's strikes sit side by side. Replays and reports
 want them apart: the moves to rebuild the game, the events to check the rebuild against, the
-faults to say what the referee did. ``load_game`` and ``iter_games`` do that split once.
+faults to say what the referee did. ``load_game`` and ``iter_games`` read a game with that split
+made once (by ``tournament.records.read_log``, beside the code that writes the log).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from craits.engine import Move, MoveError, Rules
-from craits.tournament.records import LogEntry
+from craits.engine import Rules
+from craits.tournament.records import LogError, LoggedFault, LoggedMove, read_log
 from craits.tournament.results import GameResult
 from craits.tournament.schedule import Job
 from craits.tournament.store import Store, StoreError
 
-REFEREE_KINDS: Final = frozenset({"move", "strike", "forfeit", "fault"})
-"""Log kinds written by the runner; every other kind is an engine event."""
-
 
 class ReportError(Exception):
     """A stored game cannot be read back or shown (not recorded, unknown, inconsistent)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One move the referee applied, with who made it and how."""
-
-    seat: int
-    move: Move
-    decision: int
-    """The referee's decision number (0 when the log does not say)."""
-    elapsed_ms: float | None
-    defaulted: bool
-    """True when the failure policy chose the move for a seat that did not answer in time."""
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """A strike, forfeit or other fault the referee logged against a seat."""
-
-    action: str
-    """``strike``, ``forfeit`` or ``fault`` (noted, no sanction)."""
-    seat: int
-    reason: str
-    """What went wrong: timeout, bad_replies, crash, disconnect, error."""
-    detail: str
-    decision: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +33,10 @@ class StoredGame:
     job: Job
     result: GameResult
     rules: Rules
-    decisions: tuple[Decision, ...]
+    decisions: tuple[LoggedMove, ...]
     events: tuple[Mapping[str, Any], ...]
     """The engine events as stored (``Event.to_dict`` form): what a replay is checked against."""
-    faults: tuple[Fault, ...]
+    faults: tuple[LoggedFault, ...]
 
     @property
     def game_index(self) -> int:
@@ -142,25 +114,9 @@ def _tournament_name(store: Store, tournament_id: str) -> str:
 
 def _build(store: Store, tid: str, name: str, job: Job, result: GameResult) -> StoredGame:
     """Split the flat log into moves, events and faults."""
-    log = store.game_log(tid, job.game_index)
     try:
-        decisions = tuple(_decision(e) for e in log if e.kind == "move")
-    except (MoveError, KeyError) as exc:
-        raise ReportError(f"game {job.game_index}: unreadable log entry: {exc}") from None
-    events = tuple(e.data for e in log if e.kind not in REFEREE_KINDS)
-    faults = tuple(_fault(e) for e in log if e.kind in ("strike", "forfeit", "fault"))
-    return StoredGame(tid, name, job, result, Rules.from_json(job.rules_json), decisions,
-                      events, faults)
-
-
-def _decision(entry: LogEntry) -> Decision:
-    data = entry.data
-    return Decision(entry.seat, Move.parse(str(data["move"])), int(data.get("decision", 0)),
-                    entry.elapsed_ms, bool(data.get("defaulted", False)))
-
-
-def _fault(entry: LogEntry) -> Fault:
-    data: Mapping[str, Any] = entry.data
-    return Fault(entry.kind, entry.seat, str(data.get("kind", "")), str(data.get("detail", "")),
-                 int(data.get("decision", 0)))
-
+        log = read_log(store.game_log(tid, job.game_index))
+    except LogError as exc:
+        raise ReportError(f"game {job.game_index}: {exc}") from None
+    return StoredGame(tid, name, job, result, Rules.from_json(job.rules_json), log.moves,
+                      log.events, log.faults)

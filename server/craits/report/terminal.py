@@ -19,10 +19,11 @@ from typing import Final
 
 from craits.engine import Event, Game, format_cards
 from craits.engine.rules_changes import rules_summary
+from craits.tournament.records import LoggedFault
 from craits.words import HAND_END_REASONS, Voice, cards_or_count, describe, plural
 
 from .steps import Step, walk
-from .stored import Fault, StoredGame
+from .stored import StoredGame
 
 QUIET_KINDS: Final = frozenset({"shuffle", "game_end", "final"})
 """Events the text leaves out: a shuffle says nothing, the result comes from the store."""
@@ -96,7 +97,7 @@ def result_lines(game: StoredGame, style: Style = Style()) -> list[str]:
     return lines
 
 
-def fault_line(fault: Fault, names: Sequence[str]) -> str:
+def fault_line(fault: LoggedFault, names: Sequence[str]) -> str:
     """One strike, forfeit or fault in words."""
     who = names[fault.seat] if 0 <= fault.seat < len(names) else f"seat {fault.seat}"
     at = f" at decision {fault.decision}" if fault.decision else ""

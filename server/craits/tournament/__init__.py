@@ -2,6 +2,7 @@
 
 Layering inside the package (each module imports only those above it)::
 
+    tomlreader     typed reading of a parsed TOML table, errors named by key path
     config         the validated TOML configuration (what to play)
     schedule       the deterministic list of self-contained game jobs (how to play it)
     results        what one finished game contributes to the standings
@@ -11,7 +12,8 @@ Layering inside the package (each module imports only those above it)::
     sprt           the stopping rule of A-vs-B matches
     stats          mean points, places, crosstable
     standings      everything a results table shows, pure over a list of results
-    records        what the runner hands to the store when a game ends
+    records        what the runner hands to the store when a game ends; a game's log
+                   written and read back
     schema, storefile, store
                    SQLite persistence: tournaments, jobs, games, event logs; the file
                    checked (whose it is, how it may be opened) before it is used

@@ -13,16 +13,17 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-import shlex
-import tomllib
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Final, NoReturn, TypeVar
+from typing import Any, Final
 
 from craits.engine import Rules, RulesError
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
+
+from .tomlreader import ConfigError as ConfigError
+from .tomlreader import TableReader, parse_toml
 
 MODES: Final = ("round-robin", "gauntlet", "match")
 """``round-robin``: every table-size subset of the bots meets; ``gauntlet``: only the meetings of
@@ -36,14 +37,6 @@ MAX_GAMES: Final = 1_000_000
 
 BOT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 """Bot names appear in tables, CSV files and command lines: keep them plain."""
-
-T = TypeVar("T")
-
-
-class ConfigError(ValueError):
-    """The configuration is malformed; the message starts with the path of the offending key
-    (after the file's path, from ``load_config``)."""
-
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
@@ -160,7 +153,7 @@ def load_config(path: str | Path, bundled_names: Collection[str] | None = None) 
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it "
                           "as UTF-8") from None
-    data = _toml(text, str(path))
+    data = parse_toml(text, str(path))
     try:
         return config_from_dict(data, bundled_names)
     except ConfigError as exc:
@@ -171,15 +164,7 @@ def parse_config(
     text: str, source: str = "<config>", bundled_names: Collection[str] | None = None
 ) -> TournamentConfig:
     """Validate TOML text; a syntax error names ``source`` and the line."""
-    return config_from_dict(_toml(text, source), bundled_names)
-
-
-def _toml(text: str, source: str) -> dict[str, Any]:
-    """The parsed TOML; a syntax error names ``source`` and the line."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return config_from_dict(parse_toml(text, source), bundled_names)
 
 
 def default_config(
@@ -198,7 +183,7 @@ def config_from_dict(
     data: Mapping[str, Any], bundled_names: Collection[str] | None = None
 ) -> TournamentConfig:
     """Validate a parsed mapping (TOML or the stored JSON form) into a ``TournamentConfig``."""
-    top, d = _Table(data, ""), _DEFAULTS
+    top, d = TableReader(data, ""), _DEFAULTS
     bots = _read_bots(top, bundled_names)
     mode = top.choice("mode", d.mode, MODES)
     config = TournamentConfig(
@@ -228,7 +213,7 @@ def config_from_dict(
 
 
 # --------------------------------------------------------------------------- sections
-def _read_bots(top: _Table, bundled_names: Collection[str] | None) -> tuple[BotSpec, ...]:
+def _read_bots(top: TableReader, bundled_names: Collection[str] | None) -> tuple[BotSpec, ...]:
     entries = top.array_of_tables("bots")
     if len(entries) < 2:
         raise ConfigError("bots: at least two bots are needed (add [[bots]] entries)")
@@ -243,10 +228,10 @@ def _read_bots(top: _Table, bundled_names: Collection[str] | None) -> tuple[BotS
 
 def bot_from_dict(data: Mapping[str, Any]) -> BotSpec:
     """Validate one bot's table (the inverse of ``BotSpec.to_dict``)."""
-    return _read_bot(_Table(data, "bot"), None)
+    return _read_bot(TableReader(data, "bot"), None)
 
 
-def _read_bot(entry: _Table, bundled_names: Collection[str] | None) -> BotSpec:
+def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotSpec:
     name = entry.text("name", "", nonempty=True, required=True)
     if not BOT_NAME.fullmatch(name):
         entry.fail("name", f"{name!r} is not a plain name (letters, digits, _ . + -; at most 64)")
@@ -275,7 +260,7 @@ def _read_bot(entry: _Table, bundled_names: Collection[str] | None) -> BotSpec:
     return BotSpec(name, "bundled", bundled=which)
 
 
-def _read_rules(top: _Table) -> Rules:
+def _read_rules(top: TableReader) -> Rules:
     table = top.table("rules")
     known = {f.name for f in fields(Rules)}
     for key in table.read_all():
@@ -291,7 +276,7 @@ def _read_rules(top: _Table) -> Rules:
         raise ConfigError(f"rules: {exc}") from None
 
 
-def _read_time(top: _Table) -> TimeControl:
+def _read_time(top: TableReader) -> TimeControl:
     table = top.table("time")
     value = TimeControl(
         move_ms=table.integer("move_ms", _DEFAULTS.time.move_ms, *LIMITS["move_ms"]),
@@ -301,7 +286,7 @@ def _read_time(top: _Table) -> TimeControl:
     return value
 
 
-def _read_failure(top: _Table) -> FailurePolicy:
+def _read_failure(top: TableReader) -> FailurePolicy:
     table = top.table("failure")
     value = FailurePolicy(
         max_retries=table.integer("max_retries", _DEFAULTS.failure.max_retries,
@@ -314,7 +299,7 @@ def _read_failure(top: _Table) -> FailurePolicy:
     return value
 
 
-def _read_sprt(top: _Table) -> SprtSettings | None:
+def _read_sprt(top: TableReader) -> SprtSettings | None:
     if "sprt" not in top.data:
         top.mark("sprt")
         return None
@@ -367,104 +352,3 @@ def scheduled_games(c: TournamentConfig) -> int:
     meetings = math.comb(n - 1, k - 1) if c.mode == "gauntlet" else math.comb(n, k)
     seatings = math.factorial(k) if c.seatings == "all" else k
     return meetings * seatings * c.deal_sets
-
-
-# --------------------------------------------------------------------------- the reader
-class _Table:
-    """One TOML table being read: typed getters that name the key path, then ``finish``."""
-
-    def __init__(self, data: Any, path: str) -> None:
-        if not isinstance(data, Mapping):
-            raise ConfigError(f"{path or 'configuration'}: must be a table")
-        self.data: Mapping[str, Any] = data
-        self.path = path
-        self.used: set[str] = set()
-
-    def read_all(self) -> list[str]:
-        """Every key present (marking them read)."""
-        self.used.update(self.data)
-        return list(self.data)
-
-    def mark(self, key: str) -> None:
-        """Record ``key`` as known even though it was not read."""
-        self.used.add(key)
-
-    def where(self, key: str) -> str:
-        """The full path of ``key`` in this table."""
-        return f"{self.path}.{key}" if self.path else key
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        """Raise a ``ConfigError`` about ``key``."""
-        raise ConfigError(f"{self.where(key)}: {message}")
-
-    def finish(self) -> None:
-        """Reject the first key that no getter asked for."""
-        for key in self.data:
-            if key not in self.used:
-                self.fail(key, "unknown key")
-
-    def _get(self, key: str, default: T, check: Callable[[Any], bool], want: str,
-             required: bool = False) -> T:
-        self.used.add(key)
-        if key not in self.data:
-            if required:
-                self.fail(key, f"missing; it must be {want}")
-            return default
-        value = self.data[key]
-        if not check(value):
-            self.fail(key, f"must be {want}, got {value!r}")
-        result: T = value
-        return result
-
-    def integer(self, key: str, default: int, low: int, high: int) -> int:
-        """An integer in ``[low, high]`` (a boolean is not an integer here)."""
-        return self._get(key, default,
-                         lambda v: type(v) is int and low <= v <= high,
-                         f"a whole number from {low} to {high}")
-
-    def real(self, key: str, default: float, low: float, high: float) -> float:
-        """A number (integer or float) in ``[low, high]``."""
-        value = self._get(key, default,
-                          lambda v: type(v) in (int, float) and low <= v <= high,
-                          f"a number from {low} to {high}")
-        return float(value)
-
-    def boolean(self, key: str, default: bool) -> bool:
-        """``true`` or ``false``."""
-        return self._get(key, default, lambda v: type(v) is bool, "true or false")
-
-    def text(self, key: str, default: str, nonempty: bool = False, required: bool = False) -> str:
-        """A string (non-empty when asked)."""
-        want = "a non-empty string" if nonempty else "a string"
-        return self._get(key, default, lambda v: isinstance(v, str) and bool(v or not nonempty),
-                         want, required)
-
-    def choice(self, key: str, default: str, options: Sequence[str]) -> str:
-        """One of ``options``."""
-        want = "one of " + ", ".join(f'"{o}"' for o in options)
-        return self._get(key, default, lambda v: v in options, want)
-
-    def command(self, key: str) -> str:
-        """A command line: a string, or an array of words (joined with shell quoting)."""
-        value: Any = self._get(key, "", lambda v: isinstance(v, (str, list)),
-                               "a string or an array of strings")
-        if isinstance(value, list):
-            if not all(isinstance(word, str) for word in value):
-                self.fail(key, f"must be a string or an array of strings, got {value!r}")
-            value = shlex.join(value)
-        if key in self.data and not value.strip():
-            self.fail(key, "must name a program")
-        return str(value)
-
-    def table(self, key: str) -> _Table:
-        """A sub-table (an empty one when absent)."""
-        self.used.add(key)
-        return _Table(self.data.get(key, {}), self.where(key))
-
-    def array_of_tables(self, key: str) -> list[_Table]:
-        """An array of tables, like ``[[bots]]``."""
-        self.used.add(key)
-        value = self.data.get(key, [])
-        if not isinstance(value, list):
-            self.fail(key, "must be an array of tables ([[bots]] entries)")
-        return [_Table(item, f"{self.where(key)}[{i}]") for i, item in enumerate(value)]

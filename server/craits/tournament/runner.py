@@ -21,17 +21,17 @@ from pathlib import Path
 import trio
 
 from craits.engine import Rules
+from craits.exception_groups import sole_exception
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
-from craits.referee.running import sole_exception
 from craits.referee.server import open_referee
 
 from .botpool import BotPool
 from .config import TournamentConfig
 from .elo import OnlineElo
 from .lease import lease
-from .records import FinishedGame, LogEntry
+from .records import FinishedGame, game_log
 from .results import GameResult
 from .schedule import Job
 from .sprt import SprtResult, match_verdict
@@ -170,22 +170,12 @@ class _Run:
 
 def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
     """What the store keeps of a refereed game: result, every event, every move with timing."""
-    log = [LogEntry(e.kind, e.seat, e.to_dict()) for e in result.events]
-    log += [
-        LogEntry("move", m.seat, {"decision": m.decision_id, "move": str(m.move),
-                                  "defaulted": m.defaulted}, round(m.elapsed_ms, 3))
-        for m in result.moves
-    ]
-    log += [
-        LogEntry("forfeit" if f.forfeit else "strike" if f.strike else "fault", f.seat,
-                 {"kind": f.kind, "detail": f.detail, "decision": f.decision_id})
-        for f in result.faults
-    ]
     outcome = result.outcome
     return FinishedGame(
         tournament_id=tid, game_index=job.game_index, totals=result.totals,
         places=result.places, strikes=result.strikes, forfeited=result.forfeited,
-        started=started, finished=time.time(), log=tuple(log),
+        started=started, finished=time.time(),
+        log=game_log(result.events, result.moves, result.faults),
         outcome={"hands_played": outcome.hands_played, "hand_scores": outcome.hand_scores,
                  "pressure_points": outcome.pressure_points,
                  "capped_hands": outcome.capped_hands, "decisions": len(result.moves),
