@@ -147,9 +147,13 @@ class _Run:
 
     def _sequential_test(self) -> None:
         """A-vs-B: stop scheduling deal sets once the SPRT accepts a hypothesis (run in a
-        thread: see ``_claim``; it only sets fields that the display reads)."""
+        thread: see ``_claim``; it only sets fields that the display reads). Two tables ending
+        together run two of these, which may finish in either order: the display keeps the
+        test over the most deal sets."""
         result = match_verdict(self.config, self.store.results(self.tid))
-        self.progress.sprt = result
+        shown = self.progress.sprt
+        if shown is None or result.deal_sets >= shown.deal_sets:
+            self.progress.sprt = result
         if result.decision != "continue":
             skipped = self.store.skip_pending(self.tid)
             self.progress.total -= skipped
