@@ -269,7 +269,7 @@ class GrpcBridge:
             server,
         )
         try:
-            port = _bind(server, f"{self.host}:{self.requested_port}")
+            port = _bind(server, self.host, self.requested_port)
         except ListenError:
             await server.stop(None)  # else grpc cleans it up at exit, on a loop that is gone
             raise
@@ -290,15 +290,15 @@ class ListenError(OSError):
         self.option = option
 
 
-def _bind(server: grpc.aio.Server, address: str) -> int:
+def _bind(server: grpc.aio.Server, host: str, wanted: int) -> int:
     """Add the listening port; ``ListenError`` when it cannot be bound.
 
     grpcio reports a failed bind by raising a bare ``RuntimeError`` (older versions returned 0),
     which says nothing a user can act on and is not an ``OSError``, so callers that handle
     network errors would miss it.
     """
-    host, _, wanted = address.rpartition(":")
-    _probe(host, int(wanted))
+    address = f"{host}:{wanted}"
+    _probe(host, wanted, address)
     try:
         port = server.add_insecure_port(address)
     except RuntimeError:
@@ -308,7 +308,7 @@ def _bind(server: grpc.aio.Server, address: str) -> int:
     return port
 
 
-def _probe(host: str, port: int) -> None:
+def _probe(host: str, port: int, address: str) -> None:
     """Bind a plain socket where the server is to listen, and let it go: ``ListenError`` with
     the operating system's reason when that fails.
 
@@ -317,7 +317,6 @@ def _probe(host: str, port: int) -> None:
     above our one-line error; and its reason is lost in the exception. Only a port taken between
     this probe and grpcio's bind still reaches grpcio's path below.
     """
-    address = f"{host}:{port}"
     try:
         infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
