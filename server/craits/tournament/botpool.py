@@ -7,15 +7,16 @@ sandbox, and at duplicate deals as one process per seating (its *slot*): slot r 
 of every deal set, so no process ever sees two seatings of one deal, and the sandboxes share
 nothing through which the slots could talk. Slots beyond the first start on first use. A launched
 bot that dies is started again, with a new token, for its next game (its games in progress
-forfeit under the failure policy), up to ``MAX_RESTARTS`` times per slot in a run; after that the
-run stops (``BotCrashError``) and its remaining games wait for a resume, rather than every one of
-them being recorded as a forfeit of a bot that is known to be broken. Remote bots get the token
-from the configuration (or a fresh one) and are waited for.
+forfeit under the failure policy), until it has died more than ``MAX_RESTARTS`` times in a run
+(its slots together); then the run stops (``BotCrashError``) and its remaining games wait for a
+resume, rather than every one of them being recorded as a forfeit of a bot known to be broken.
+Remote bots get the token from the configuration (or a fresh one) and are waited for.
 """
 
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,7 +117,7 @@ class BotPool:
         self._entries: dict[Slot, BotEntry] = {}
         self._specs: dict[str, BotSpec] = {}
         self._processes: dict[Slot, BotProcess] = {}
-        self._restarts: dict[Slot, int] = {}
+        self._deaths: Counter[str] = Counter()
         self._restarting = trio.Lock()
 
     async def start(self, bots: tuple[BotSpec, ...], remote_timeout_s: float) -> None:
@@ -157,16 +158,16 @@ class BotPool:
             raise BotStartError(self._no_show(self._specs[key[0]], key[1]))
 
     async def _restart(self, key: Slot, entry: BotEntry) -> None:
-        """Start a dead bot again, unless it has used up its restarts in this run."""
+        """Start a dead bot again, unless it has died too often in this run (all its slots
+        together: a bot is broken or not, whichever process shows it)."""
         name = key[0]
-        restarts = self._restarts.get(key, 0)
-        if restarts >= MAX_RESTARTS:
+        if self._deaths[name] > MAX_RESTARTS:
             log = self._processes[key].stderr_path
             raise BotCrashError(
-                f"bot {name!r} died {restarts + 1} times in this run (last: {entry.dead_reason});"
-                f" its remaining games were kept for later: fix it (see {log})"
+                f"bot {name!r} died {self._deaths[name]} times in this run (last: "
+                f"{entry.dead_reason}); its remaining games were kept for later: fix it "
+                f"(see {log})"
             )
-        self._restarts[key] = restarts + 1
         self._say(f"bot {name} died ({entry.dead_reason}); restarting it")
         entry = await self._launch(key)
         await self._referee.hub.wait_connected(entry, LAUNCH_CONNECT_S)
@@ -185,8 +186,14 @@ class BotPool:
         )
         self._processes[key] = process
         self._entries[key] = process.entry
-        self._nursery.start_soon(process.watch, self._referee.hub)
+        self._nursery.start_soon(self._watch, name, process)
         return process.entry
+
+    async def _watch(self, name: str, process: BotProcess) -> None:
+        """Count a death of the bot as it happens (not when a table next wants the bot)."""
+        await process.watch(self._referee.hub)
+        if not process.stopping:
+            self._deaths[name] += 1
 
     def _plan(self, spec: BotSpec) -> sandbox.SandboxPlan | None:
         """The sandbox of an isolated bot's next process, or None to run it as it is."""
