@@ -62,9 +62,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     problem = isolation_problem(config, Path.cwd())
     if problem is not None:
         raise UsageError(problem)
-    if not args.json:
-        for note in fairness_notes(config):
-            print(f"note: {note}", file=sys.stderr)
     db = database_path(args)
     with open_results(db, "create") as store:
         make_log_dir(log_dir(db))
@@ -72,6 +69,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
                   f"(database {db})", file=sys.stderr)
+            for note in fairness_notes(config):
+                print(f"note: {note}", file=sys.stderr)
         return _play(store, tid, db, args, fresh=True)
 
 

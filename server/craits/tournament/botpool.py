@@ -181,7 +181,7 @@ class BotPool:
         spec = self._specs[name]
         process = await launch(
             self._referee.hub, self._referee.address, launch_spec(spec), name, self._log_dir,
-            cwd=self._workdir, plan=self._plan(spec),
+            cwd=self._bot_dir(spec), plan=self._plan(spec),
             log_name=name if slot == 0 else f"{name}.{slot}",
         )
         self._processes[key] = process
@@ -201,12 +201,17 @@ class BotPool:
             return None
         if self._referee.socket is None:
             raise BotPoolError("sandboxed bots need a referee listening on a Unix socket")
-        home = self._workdir or Path.cwd()
         return sandbox.SandboxPlan(
-            bot_dir=(home / spec.directory).resolve(), socket=self._referee.socket,
+            bot_dir=(self._bot_dir(spec) or Path.cwd()).resolve(), socket=self._referee.socket,
             limits=spec.limits, runtime_dirs=sandbox.runtime_dirs(),
             hidden=self._isolation.hidden, uid=sandbox.bot_uid(),
         )
+
+    def _bot_dir(self, spec: BotSpec) -> Path | None:
+        """Where a launched bot runs: its own directory, relative to the tournament's."""
+        if not spec.directory:
+            return self._workdir
+        return (self._workdir or Path.cwd()) / spec.directory
 
     def _no_show(self, spec: BotSpec, slot: int = 0) -> str:
         entry = self._entries[spec.name, slot]
