@@ -16,11 +16,9 @@ from dataclasses import dataclass
 from craits.engine import Event, Game, IllegalMove
 from craits.tournament.records import LoggedFault, LoggedMove
 
-from .stored import ReportError, StoredGame
+from .stored import ReplayMismatch, StoredGame
 
-
-class ReplayMismatch(ReportError):
-    """The stored log does not follow from the game's rules, seed and moves."""
+__all__ = ["ReplayMismatch", "Step", "steps", "walk"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,8 +181,11 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     for number in range(version, SCHEMA_VERSION):
         db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS[number]:
-                db.execute(statement)
+            for step in MIGRATIONS[number]:
+                if isinstance(step, str):
+                    db.execute(step)
+                else:
+                    step(db)
             db.execute(f"PRAGMA user_version={number + 1}")
             db.execute("COMMIT")
         except BaseException:
