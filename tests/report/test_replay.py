@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -194,3 +196,30 @@ def test_unknown_tournament_and_missing_database(tournament: Tournament, craits:
     run = craits("replay", tournament.id, "0", "--db", missing)
     assert run.status == 2 and "no results database" in run.err
     assert not missing.exists()
+
+
+def _tampered(tournament: Tournament, tmp_path: Path, sql: str) -> Path:
+    """A copy of the tournament's store with one game changed behind the store's back."""
+    db = tmp_path / "tampered.sqlite"
+    shutil.copyfile(tournament.db, db)
+    with sqlite3.connect(db) as con:
+        con.execute(sql)
+    con.close()
+    return db
+
+
+@pytest.mark.parametrize(("sql", "fragment"), [
+    ("UPDATE games SET totals = '[1, 2, 3]' WHERE id = 1", "does not end as stored: totals"),
+    ("UPDATE games SET outcome = '{\"hands_played\": 3}' WHERE id = 1",
+     "does not end as stored: hands_played"),
+    ("UPDATE games SET record = X'00' WHERE id = 1", "the stored record is damaged"),
+])
+def test_a_record_that_does_not_replay_as_stored_is_a_loud_error(
+    tournament: Tournament, craits: Craits, tmp_path: Path, sql: str, fragment: str
+) -> None:
+    db = _tampered(tournament, tmp_path, sql)
+    for command in (("replay", tournament.id, 0), ("replay", tournament.id, 0, "--json"),
+                    ("report", tournament.id, "--html", tmp_path / "site", "--quiet")):
+        run = craits(*command, "--db", db)
+        assert run.status == 1 and run.out == "", (command, run)
+        assert run.err.startswith("craits: error: game 0: ") and fragment in run.err
