@@ -22,7 +22,8 @@ import pytest
 
 from craits.cli.database import DEFAULT_DB
 from craits.cli.tournament_play import resume_command
-from craits.tournament.records import LoggedFault, decode
+from craits.tournament.record_format import decode
+from craits.tournament.records import LoggedFault
 from craits.tournament.store import Store
 
 from .helpers import TINY, Result, Runner, done_games

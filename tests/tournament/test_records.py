@@ -11,14 +11,13 @@ from craits.engine import Game, Move, preset
 from craits.engine.record import choice_of, move_at
 from craits.referee.game import MoveRecord
 from craits.referee.policy import Fault
+from craits.tournament.record_format import NO_TIME, decode, encode
 from craits.tournament.records import (
     LoggedFault,
     LoggedMove,
     PlayLog,
     RecordError,
     check_outcome,
-    decode,
-    encode,
     rebuild,
 )
 
@@ -58,16 +57,24 @@ def test_a_record_rebuilds_every_move_seat_and_event() -> None:
                    "hand_scores": [list(h) for h in game.outcome.hand_scores]})
 
 
-def test_the_stored_value_is_compressed_json_of_the_documented_fields() -> None:
+def test_the_stored_value_is_the_documented_header_and_byte_planes() -> None:
     _, moves = _played()
-    data = json.loads(zlib.decompress(encode(PlayLog.of(moves, []))))
-    assert data == {"v": 1, "moves": [m.choice for m in moves], "us": [2000] * len(moves),
-                    "first": 1, "defaulted": [1]}
+    n = len(moves)
+    raw = zlib.decompress(encode(PlayLog.of(moves, [])))
+    line, _, rest = raw.partition(b"\n")
+    assert json.loads(line) == {"v": 1, "n": n, "first": 1, "defaulted": [1]}
+    assert list(rest[:n]) == [m.choice for m in moves]  # low bytes (all below 128 here)
+    assert rest[n:2 * n] == bytes(n)  # high bytes
+    assert rest[2 * n:3 * n] == bytes([2000 % 256]) * n  # 2,000 us, lowest byte first
+    assert rest[3 * n:4 * n] == bytes([2000 // 256]) * n
+    assert rest[4 * n:] == bytes(2 * n)
 
 
 def test_decision_numbers_that_do_not_follow_are_kept_and_unknown_times_too() -> None:
-    play = PlayLog((0, 1), (None, 1.5), (3, 9))
+    play = PlayLog((0, -3, 300), (None, 1.5, 4000.25), (3, 9, 10))
     assert decode(encode(play)) == play
+    assert json.loads(zlib.decompress(encode(play)).partition(b"\n")[0])["decisions"] == [3, 9, 10]
+    assert NO_TIME == 2**32 - 1
 
 
 def test_a_move_without_its_announcement_is_stored_beside_the_announced_one() -> None:
@@ -82,8 +89,8 @@ def test_a_move_without_its_announcement_is_stored_beside_the_announced_one() ->
 
 @pytest.mark.parametrize(("value", "fragment"), [
     (b"not zlib", "damaged"),
-    (zlib.compress(b'{"v": 2}'), "format 2"),
-    (zlib.compress(b'{"v": 1, "moves": [0], "us": []}'), "damaged"),
+    (zlib.compress(b'{"v": 2}\n'), "format 2"),
+    (zlib.compress(b'{"v": 1, "n": 2, "first": 1}\n' + bytes(6)), "6 bytes of moves"),
 ])
 def test_a_damaged_record_is_an_error_that_says_so(value: bytes, fragment: str) -> None:
     with pytest.raises(RecordError, match=fragment):

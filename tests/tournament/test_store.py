@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from craits.tournament.config import TournamentConfig, config_from_dict
-from craits.tournament.records import FinishedGame, PlayLog, decode
+from craits.tournament.record_format import decode
+from craits.tournament.records import FinishedGame, PlayLog
 from craits.tournament.schedule import build_schedule
 from craits.tournament.schema import SCHEMA_VERSION
 from craits.tournament.standings import Standings, compute_standings

@@ -16,12 +16,12 @@ from typing import Any
 
 from craits.engine import Rules
 from craits.tournament.legacy import LogError, read_log
+from craits.tournament.record_format import decode
 from craits.tournament.records import (
     LoggedFault,
     LoggedMove,
     RecordError,
     check_outcome,
-    decode,
     rebuild,
 )
 from craits.tournament.results import GameResult

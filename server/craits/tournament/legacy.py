@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from craits.engine import Move, MoveError, Rules
 
+from .record_format import encode
 from .records import (
     FAULT_ACTIONS,
     LoggedFault,
@@ -24,7 +25,6 @@ from .records import (
     PlayLog,
     RecordError,
     check_outcome,
-    encode,
     rebuild,
 )
 

@@ -7,31 +7,15 @@ and the faults (strikes, forfeits, noted errors). Rules, seed and seats are colu
 game's row. Readers rebuild the events by replaying (``rebuild``), and check the rebuilt game
 against the outcome stored beside it.
 
-The record's format (version 1) is zlib (RFC 1950) of one compact UTF-8 JSON object::
-
-    {"v": 1,
-     "moves": [0, 3, 1, -2, ...],       # each move's place among the legal moves (below)
-     "us": [812, 655, ...],             # each move's answer time, whole microseconds (-1: none)
-     "first": 1,                        # decision number of the first move, the rest follow
-     "decisions": [...],                # instead of "first", when the numbers do not follow
-     "defaulted": [17, 240],            # indices of the moves the failure policy chose
-     "faults": [["strike", 2, "timeout", "no valid move within 1.000s", 18], ...]}
-                                        # action, seat, reason, detail, decision (0: none)
-
-A move is stored as its place in ``Game.legal_moves()`` at its decision (``engine.choice_of``:
-``-1 - i`` for the move at ``i`` played without its required "one card" announcement): the
-engine rebuilds that list on replay, so a move costs well under a byte compressed, against
-about two for its text form. The order of legal moves is thereby part of the format, as the
-deal is: an engine that changed either would replay old records differently, which the check
-against the stored outcome reports (``check_outcome``). Answer times vary and dominate the
-size (``docs/benchmarks.md``). Stores before schema version 4 kept one row per event instead:
-``legacy.py`` reads those and converts them.
+The value's format is ``record_format.py``'s: a move is stored as its place among the legal
+moves of its decision, so the order of ``Game.legal_moves()`` is part of the format, as the deal
+is: an engine that changed either would replay old records differently, which the check against
+the stored outcome reports (``check_outcome``). Stores before schema version 4 kept one row
+per event instead: ``legacy.py`` reads those and converts them.
 """
 
 from __future__ import annotations
 
-import json
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -43,11 +27,7 @@ if TYPE_CHECKING:  # for annotations only: reading stored games must not import 
     from craits.referee.game import MoveRecord
     from craits.referee.policy import Fault
 
-FORMAT: Final = 1
-"""The record format this code writes; ``decode`` reads it and refuses others."""
 FAULT_ACTIONS: Final = ("strike", "forfeit", "fault")
-NO_TIME: Final = -1
-"""``us`` of a move whose answer time is unknown."""
 
 
 class RecordError(ValueError):
@@ -145,61 +125,6 @@ class FinishedGame:
 
 def _action(fault: Fault) -> str:
     return "forfeit" if fault.forfeit else "strike" if fault.strike else "fault"
-
-
-# ---------------------------------------------------------------------- encoding
-_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-
-
-def encode(play: PlayLog) -> bytes:
-    """The stored value of ``play`` (format in the module docstring)."""
-    data: dict[str, Any] = {"v": FORMAT, "moves": play.choices,
-                            "us": [NO_TIME if ms is None else round(ms * 1000.0)
-                                   for ms in play.elapsed_ms]}
-    first = play.decisions[0] if play.decisions else 1
-    if play.decisions == tuple(range(first, first + len(play.decisions))):
-        data["first"] = first
-    else:
-        data["decisions"] = list(play.decisions)
-    if play.defaulted:
-        data["defaulted"] = sorted(play.defaulted)
-    if play.faults:
-        data["faults"] = [[f.action, f.seat, f.reason, f.detail, f.decision]
-                          for f in play.faults]
-    return zlib.compress(_ENCODER.encode(data).encode(), 6)
-
-
-def decode(value: bytes) -> PlayLog:
-    """A stored value read back; ``RecordError`` says what is wrong with a damaged one."""
-    try:
-        data = json.loads(zlib.decompress(value))
-    except (zlib.error, ValueError, TypeError) as exc:
-        raise RecordError(f"the stored record is damaged ({exc})") from None
-    if not isinstance(data, dict) or data.get("v") != FORMAT:
-        version = data.get("v") if isinstance(data, dict) else None
-        raise RecordError(f"the stored record has format {version!r}; this craits reads "
-                          f"format {FORMAT}: upgrade craits")
-    try:
-        return _play(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"the stored record is damaged ({exc!r})") from None
-
-
-def _play(data: Mapping[str, Any]) -> PlayLog:
-    moves = tuple(int(c) for c in data["moves"])
-    micros = data["us"]
-    if "decisions" in data:
-        decisions = tuple(int(d) for d in data["decisions"])
-    else:
-        decisions = tuple(range(int(data["first"]), int(data["first"]) + len(moves)))
-    if not len(micros) == len(decisions) == len(moves):
-        raise ValueError(f"{len(moves)} moves, {len(micros)} times, {len(decisions)} decisions")
-    return PlayLog(
-        moves, tuple(None if us == NO_TIME else us / 1000.0 for us in micros), decisions,
-        frozenset(int(i) for i in data.get("defaulted", ())),
-        tuple(LoggedFault(str(a), int(s), str(r), str(d), int(n))
-              for a, s, r, d, n in data.get("faults", ())),
-    )
 
 
 # ---------------------------------------------------------------------- rebuilding

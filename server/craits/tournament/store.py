@@ -40,7 +40,8 @@ from typing import Any, Final
 
 from .config import TournamentConfig, config_from_dict
 from .legacy import LogEntry
-from .records import FinishedGame, encode
+from .record_format import encode
+from .records import FinishedGame
 from .results import GameResult
 from .schedule import Job, build_schedule
 from .schema import RECORDS_VERSION
@@ -299,7 +300,7 @@ class Store:
         """
         with self._transaction() as db:
             job = db.execute(
-                "SELECT id, status, seats, seed, spec FROM jobs"
+                "SELECT id, status, seats, seed, json_extract(spec, '$.rules') AS rules FROM jobs"
                 " WHERE tournament_id=? AND game_index=?", (game.tournament_id, game.game_index),
             ).fetchone()
             if job is None:
@@ -311,7 +312,7 @@ class Store:
                 "INSERT INTO games (job_id, seed, rules, seats, totals, places, strikes,"
                 " forfeited, outcome, started, finished, record)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (job["id"], job["seed"], _json(json.loads(job["spec"])["rules"]), job["seats"],
+                (job["id"], job["seed"], job["rules"], job["seats"],
                  _json(game.totals), _json(game.places), _json(game.strikes),
                  _json(game.forfeited), _json(dict(game.outcome)), _iso(game.started),
                  _iso(game.finished), encode(game.play)),
