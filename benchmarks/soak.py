@@ -9,10 +9,10 @@ Usage::
 The default mode plays a real tournament as a user would (``python -m craits tournament run``,
 bundled bots in copies, short games) and samples every ``interval`` seconds the resident set
 (``VmRSS``) of the runner process, which embeds the referee, and the sum over its bot processes,
-with the games recorded so far; after ``minutes`` it stops the run with SIGINT (the tournament
-is left paused). The ``--tracemalloc`` mode plays the same tournament in this process with
-``tracemalloc`` on and prints the allocation sites that grew most between the first sample taken
-after warm-up and the last.
+with the games recorded so far; after ``minutes`` it stops the run with SIGTERM, which craits
+treats as Ctrl-C (the tournament is left paused). The ``--tracemalloc`` mode plays the same
+tournament in this process with ``tracemalloc`` on and prints the allocation sites that grew
+most between the first sample taken after warm-up and the last.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def soak(args: argparse.Namespace) -> None:
                       f"{sum(rss_kb(b) for b in bots) / 1024:.1f},{len(bots)}",
                       file=out, flush=True)
         finally:
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(signal.SIGTERM)  # SIGINT is ignored in a background job
             proc.wait(timeout=120)
             size = db.stat().st_size if db.exists() else 0
             print(f"# database {size / 1e6:.1f} MB for {games_done(db)} games", file=out,
