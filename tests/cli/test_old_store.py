@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from craits.tournament.schema import SCHEMA_VERSION
+
 from .helpers import Runner
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "store-v3.sqlite.gz"
@@ -73,7 +75,7 @@ def test_resume_migrates_it_and_the_games_read_the_same(cli: Runner, old_db: Pat
     replays = [cli("replay", TID, str(i), "--json", "--db", str(old_db)).out for i in (0, 1)]
     resumed = cli("tournament", "resume", TID, "--db", str(old_db), "--quiet")
     assert resumed.status == 0, resumed.err
-    assert schema(old_db) == (4, 0, 4)
+    assert schema(old_db) == (SCHEMA_VERSION, 0, 4)
     for i, before in enumerate(replays):
         assert cli("replay", TID, str(i), "--json", "--db", str(old_db)).out == before
     listed = cli("tournament", "list", "--json", "--db", str(old_db)).json()

@@ -100,34 +100,37 @@ class StoredGame:
 def load_game(store: Store, tournament_id: str, game_index: int) -> StoredGame:
     """One recorded game, rebuilt; ``ReportError`` says why when there is none, and
     ``ReplayMismatch`` when its record does not replay to its stored outcome."""
-    name = _tournament_name(store, tournament_id)
-    job = store.job(tournament_id, game_index)
-    if job is None:
-        total = store.tournament(tournament_id).total
-        raise ReportError(f"tournament {tournament_id} has no game {game_index} "
-                          f"(games 0 to {total - 1})")
-    result = store.result(tournament_id, game_index)
-    row = store.game_record(tournament_id, game_index)
-    if result is None or row is None:
-        raise ReportError(f"game {game_index} of tournament {tournament_id} is not recorded "
-                          "(not played yet, or skipped)")
-    return _build(store, tournament_id, name, job, result, row)
+    return _load(store, tournament_id, _tournament_name(store, tournament_id), game_index)
 
 
 def iter_games(store: Store, tournament_id: str,
                indices: Iterable[int] | None = None) -> Iterator[StoredGame]:
     """The recorded games of a tournament (those of ``indices`` only, if given), in schedule
     order, read and rebuilt one at a time."""
-    _tournament_name(store, tournament_id)
+    name = _tournament_name(store, tournament_id)
     wanted = None if indices is None else set(indices)
     for result in store.results(tournament_id):
         if wanted is None or result.game_index in wanted:
-            yield load_game(store, tournament_id, result.game_index)
+            yield _load(store, tournament_id, name, result.game_index)
+
+
+def _load(store: Store, tid: str, name: str, game_index: int) -> StoredGame:
+    """One game by its index: three small queries, whatever the size of the tournament."""
+    job = store.job(tid, game_index)
+    if job is None:
+        total = store.tournament(tid).total
+        raise ReportError(f"tournament {tid} has no game {game_index} (games 0 to {total - 1})")
+    result = store.result(tid, game_index)
+    row = store.game_record(tid, game_index)
+    if result is None or row is None:
+        raise ReportError(f"game {game_index} of tournament {tid} is not recorded "
+                          "(not played yet, or skipped)")
+    return _build(store, tid, name, job, result, row)
 
 
 def _tournament_name(store: Store, tournament_id: str) -> str:
     try:
-        return store.tournament(tournament_id).name
+        return store.tournament_name(tournament_id)
     except StoreError as exc:
         raise ReportError(f"{exc} (see `craits tournament list`)") from None
 

@@ -115,5 +115,5 @@ MIGRATIONS: Final[tuple[tuple[Step, ...], ...]] = (
 """Migration i (0-based) takes the database from version i to version i + 1."""
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
-RECORDS_VERSION: Final = 4
-"""The first version that keeps games as records (``games.record``)."""
+RECORDS_VERSION: Final = next(i + 1 for i, steps in enumerate(MIGRATIONS) if upgrade in steps)
+"""The first version that keeps games as records (``games.record``): 4."""

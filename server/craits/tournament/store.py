@@ -199,6 +199,11 @@ class Store:
         return TournamentInfo(row["id"], row["name"], row["seed"], row["created"], row["status"],
                               counts, None if workdir is None else Path(workdir))
 
+    def tournament_name(self, tournament_id: str) -> str:
+        """A tournament's name alone (``tournament`` also counts its jobs)."""
+        with self._lock:
+            return str(self._tournament_row(tournament_id)["name"])
+
     def config(self, tournament_id: str) -> TournamentConfig:
         """The configuration the tournament was created with."""
         with self._lock:
