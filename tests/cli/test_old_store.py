@@ -32,7 +32,7 @@ def old_db(tmp_path: Path) -> Path:
 
 
 def schema(db: Path) -> tuple[int, int, int]:
-    """Schema version, event rows, and games with a record (none before version 4)."""
+    """Schema version, event rows, and games with a record (none before records)."""
     with sqlite3.connect(db) as con:
         version = con.execute("PRAGMA user_version").fetchone()[0]
         events = con.execute("SELECT COUNT(*) FROM events").fetchone()[0]

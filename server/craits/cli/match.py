@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from craits.dealkey import run_key
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.game import GameSpec
@@ -34,7 +35,10 @@ def register(subparsers: Any) -> None:
                         type=bot_spec,
                         required=True,
                         help=f"a bot; give {MIN_PLAYERS} to {MAX_PLAYERS} (repeat the option)")
-    parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="engine seed, to replay a deal (default: a secret one; anyone who "
+                        "knows the seed knows every card, so leave it out against other "
+                        "people's bots)")
     add_rules_options(parser)
     add_time_options(parser)
     parser.add_argument("--log-dir", type=Path,
@@ -50,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
                          "(repeat --bot SPEC)")
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
-    spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
+    key = run_key(args.seed)
+    seed = key.seed("match") if args.seed is None else args.seed
+    spec = GameSpec(key.game_id("match"), rules, seed, time_control, policy)
     with BotLogs(args.log_dir, "match") as logs:
         try:
             result = bridge.run(run_match, args.bots, spec, logs.path)

@@ -11,8 +11,19 @@ from pathlib import Path
 
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
-from craits.tournament.botpool import BotPoolError, BotStartError, check_launchable
-from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
+from craits.tournament.botpool import (
+    BotPoolError,
+    BotStartError,
+    check_launchable,
+    isolation_problem,
+)
+from craits.tournament.config import (
+    ConfigError,
+    TournamentConfig,
+    default_config,
+    fairness_notes,
+    load_config,
+)
 from craits.tournament.lease import LeaseError, lease
 from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
@@ -48,6 +59,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except LaunchError as exc:
         raise UsageError(f"{exc}; {_fix_advice(args)}") from None
+    problem = isolation_problem(config, Path.cwd())
+    if problem is not None:
+        raise UsageError(problem)
     db = database_path(args)
     with open_results(db, "create") as store:
         make_log_dir(log_dir(db))
@@ -55,6 +69,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
                   f"(database {db})", file=sys.stderr)
+            for note in fairness_notes(config):
+                print(f"note: {note}", file=sys.stderr)
         return _play(store, tid, db, args, fresh=True)
 
 
@@ -160,6 +176,12 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
     return shlex.join(words)
 
 
+def store_files(db: Path) -> tuple[Path, ...]:
+    """The database and SQLite's files beside it: what no sandboxed bot may see."""
+    path = db.resolve()
+    return (path, *(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")))
+
+
 def log_dir(db: Path, tid: str = "") -> Path:
     """Where the bots' stderr logs go: ``logs/ID/`` beside the database file itself.
 
@@ -187,7 +209,8 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     display = LiveDisplay(quiet=args.quiet or args.json)
     make_log_dir(log_dir(db, tid))
     try:
-        bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host, args.port)
+        bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host, args.port,
+                   store_files(db))
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except bridge.ListenError as exc:

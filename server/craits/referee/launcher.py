@@ -1,10 +1,12 @@
 """Bot processes: turning a bot SPEC into a running OS process that dials the referee.
 
 A SPEC is the name of a bundled bot (``random``, ``greedy``, ...) or any shell command. The
-process finds the referee in ``CRAITS_SERVER`` (host:port) and its identity in ``CRAITS_TOKEN``;
-its stderr goes to a log file so a crashing bot can be diagnosed. When a process exits while the
-referee still needs it, the hub is told at once, so its seats forfeit instead of waiting out the
-reconnect grace period.
+process finds the referee in ``CRAITS_SERVER`` (host:port, or ``unix:PATH`` inside a sandbox) and
+its identity in ``CRAITS_TOKEN``; its stdout and stderr are copied into a log file, up to a limit
+(a bot flooding them fills nothing), so a crashing bot can be diagnosed. Given a ``SandboxPlan``
+the process runs inside it (``sandbox``) with only an allow-listed environment; otherwise it
+inherits the organiser's. When a process exits while the referee still needs it, the hub is told
+at once, so its seats forfeit instead of waiting out the reconnect grace period.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 import trio
 
+from . import sandbox
 from .hub import BotEntry, BotHub
 
 
@@ -113,14 +115,35 @@ class BotProcess:
     entry: BotEntry
     process: trio.Process
     stderr_path: Path
+    output: int
+    """The read end of the pipe the bot's stdout and stderr go to (``copy_output`` owns it)."""
+    output_limit: int = sandbox.SandboxLimits().stderr_mb << 20
     stopping: bool = False
 
+    async def copy_output(self) -> None:
+        """Copy what the bot writes into its log, up to ``output_limit`` bytes; read and drop
+        the rest, so that a bot flooding its output neither blocks nor fills the disk."""
+        kept = 0
+        with open(self.stderr_path, "ab") as log:
+            async with trio.lowlevel.FdStream(self.output) as stream:
+                while chunk := await stream.receive_some(1 << 16):
+                    if kept < self.output_limit:
+                        log.write(chunk[: self.output_limit - kept])
+                        log.flush()
+                        kept += len(chunk)
+                        if kept >= self.output_limit:
+                            log.write(b"\n[craits: output limit reached; the rest dropped]\n")
+
     async def watch(self, hub: BotHub) -> None:
-        """Wait for the process to exit; tell the hub unless we stopped it ourselves."""
-        status = await self.process.wait()
-        if not self.stopping:
-            reason = f"bot process exited with status {status}{self._last_words()}"
-            hub.mark_dead(self.entry, reason)
+        """Copy the bot's output while waiting for the process to exit; tell the hub at once
+        unless we stopped it ourselves (the copy goes on until every writer is gone)."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.copy_output)
+            status = await self.process.wait()
+            if not self.stopping:
+                await trio.sleep(0)  # let the copy take the last words first
+                reason = f"bot process exited with status {status}{self._last_words()}"
+                hub.mark_dead(self.entry, reason)
 
     def _last_words(self) -> str:
         """The last line the bot wrote to stderr, to say why it died."""
@@ -172,28 +195,38 @@ async def stop_all(hub: BotHub, bots: Sequence[BotProcess]) -> None:
 async def launch(
     hub: BotHub, address: str, spec: str, name: str, log_dir: Path,
     extra_env: dict[str, str] | None = None, cwd: Path | None = None,
+    plan: sandbox.SandboxPlan | None = None, log_name: str | None = None,
 ) -> BotProcess:
     """Issue a token for ``name`` and start the SPEC's process with it, in ``cwd`` if given
-    (a SPEC may name files relative to the directory it was written for)."""
+    (a SPEC may name files relative to the directory it was written for), or inside the
+    sandbox ``plan`` describes (which has its own directory; ``address`` is then unused: the
+    bot dials the plan's socket). The caller starts ``copy_output`` (``watch`` needs it too).
+    """
     entry = hub.issue_token(name)
-    env = dict(os.environ)
     # A bot command saying "python3 my_bot.py" should get this interpreter and its packages.
-    env["PATH"] = _bot_path()
-    env.update(extra_env or {})
-    env.update({"CRAITS_SERVER": address, "CRAITS_TOKEN": entry.token, "CRAITS_BOT_NAME": name})
+    given = {**(extra_env or {}), "CRAITS_TOKEN": entry.token, "CRAITS_BOT_NAME": name}
+    argv = command_for(spec)
+    if plan is None:
+        env = {**os.environ, "PATH": _bot_path(), **given, "CRAITS_SERVER": address}
+    else:
+        inside = f"unix:{sandbox.SOCKET_INSIDE}"
+        env = sandbox.bot_env(_bot_path(), {**given, "CRAITS_SERVER": inside})
+        argv, cwd = sandbox.bwrap_command(plan, argv, env), Path("/")
     log_dir.mkdir(parents=True, exist_ok=True)
-    stderr_path = log_dir / f"{_safe(name)}.stderr.log"
-    stderr: IO[bytes] = stderr_path.open("ab")
+    stderr_path = log_dir / f"{_safe(log_name or name)}.stderr.log"
+    reader, writer = os.pipe()
     try:
         process = await trio.lowlevel.open_process(
-            command_for(spec), env=env, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr,
+            argv, env=env, stdin=subprocess.DEVNULL, stdout=writer, stderr=writer,
             start_new_session=True, cwd=cwd,
         )
     except OSError as exc:
+        os.close(reader)
         raise LaunchError(f"cannot start bot {name!r} ({spec!r}): {exc}") from exc
     finally:
-        stderr.close()
-    return BotProcess(entry, process, stderr_path)
+        os.close(writer)
+    limit = (plan.limits if plan else sandbox.SandboxLimits()).stderr_mb << 20
+    return BotProcess(entry, process, stderr_path, reader, limit)
 
 
 _INTERPRETERS = frozenset({"python", "python3", "node", "sh", "bash", "env", "ruby", "perl"})

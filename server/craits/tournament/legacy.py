@@ -1,4 +1,4 @@
-"""Game logs of stores before schema version 4: one ``events`` row per event, move and fault.
+"""Game logs of stores before schema version 5: one ``events`` row per event, move and fault.
 
 Such a log holds every engine event under its own kind (``deal``, ``play``, ...), then each
 bot's answer (``move``), then each action of the failure policy (``strike``, ``forfeit``, or

@@ -10,7 +10,7 @@ against the outcome stored beside it.
 The value's format is ``record_format.py``'s: a move is stored as its place among the legal
 moves of its decision, so the order of ``Game.legal_moves()`` is part of the format, as the deal
 is: an engine that changed either would replay old records differently, which the check against
-the stored outcome reports (``check_outcome``). Stores before schema version 4 kept one row
+the stored outcome reports (``check_outcome``). Stores before schema version 5 kept one row
 per event instead: ``legacy.py`` reads those and converts them.
 """
 

@@ -11,17 +11,20 @@ Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
 - ``tournaments``: id, name, the validated config (``TournamentConfig.to_dict``), seed, created,
   status (created, running, paused, finished), and (from version 2) ``workdir``: the directory
   the tournament was started from, where its bot commands run on every resume (NULL for
-  tournaments stored before version 2: they run in the current directory).
+  tournaments stored before version 2: they run in the current directory), and (from version 4)
+  ``deal_key``: the tournament's secret ``DealKey`` in hex, which every seed and game id of its
+  schedule derive from (NULL before version 4). ``seed`` is 0 when the config has none (a
+  secret tournament).
 - ``jobs``: the schedule, one row per game, with the self-contained ``Job`` JSON in ``spec`` and
   a status: pending, running (claimed by a runner), done (its game is recorded), skipped (a
   match stopped early by its SPRT).
 - ``games``: one row per finished job (``job_id`` UNIQUE: a result can never be stored twice),
   with seed, rules, seats, totals, places, strikes, forfeits and times.
-- ``events``: up to version 3, every game's full log in order: engine events, moves with their
-  timings, strikes (one row each, ~1,000 rows and ~100 KB a game). From version 4 a game is
+- ``events``: up to version 4, every game's full log in order: engine events, moves with their
+  timings, strikes (one row each, ~1,000 rows and ~100 KB a game). From version 5 a game is
   kept as ``games.record`` instead (``records.py``) and ``events`` only holds the logs of old
   games that did not replay exactly when the store was migrated (``legacy.upgrade``).
-- ``games.record`` (from version 4): the game's moves, answer times, defaulted moves and
+- ``games.record`` (from version 5): the game's moves, answer times, defaulted moves and
   faults, one compressed value (``records.py``); NULL for a game still kept in ``events``.
 
 A migration step is an SQL statement, or a function of the connection for what SQL cannot do
@@ -106,6 +109,11 @@ MIGRATIONS: Final[tuple[tuple[Step, ...], ...]] = (
         f"PRAGMA application_id={APPLICATION_ID}",
     ),
     (
+        # The secret every deal and game id of the tournament derive from (hex; NULL for
+        # tournaments stored before: their seeds and ids are in their jobs already).
+        "ALTER TABLE tournaments ADD COLUMN deal_key TEXT",
+    ),
+    (
         # One compressed record per game instead of a row per event (issue 18): a store of
         # 100,000 games was 10-20 GB of events.
         "ALTER TABLE games ADD COLUMN record BLOB",
@@ -116,4 +124,4 @@ MIGRATIONS: Final[tuple[tuple[Step, ...], ...]] = (
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 RECORDS_VERSION: Final = next(i + 1 for i, steps in enumerate(MIGRATIONS) if upgrade in steps)
-"""The first version that keeps games as records (``games.record``): 4."""
+"""The first version that keeps games as records (``games.record``): 5."""
