@@ -82,3 +82,25 @@ def test_resume_migrates_it_and_the_games_read_the_same(cli: Runner, old_db: Pat
     assert [(t["status"], t["done"]) for t in listed["tournaments"]] == [("finished", 4)]
     events = json.loads(cli("replay", TID, "3", "--json", "--db", str(old_db)).out)["events"]
     assert events[-1]["kind"] == "final"
+
+
+def test_an_old_game_that_does_not_replay_keeps_its_log_and_stays_an_error(
+    cli: Runner, old_db: Path
+) -> None:
+    with sqlite3.connect(old_db) as con:
+        game_id, idx, data = con.execute(
+            "SELECT e.game_id, e.idx, e.data FROM events e JOIN games g ON g.id = e.game_id"
+            " JOIN jobs j ON j.id = g.job_id WHERE j.game_index = 1 AND e.kind = 'play'"
+            " ORDER BY e.idx LIMIT 1").fetchone()
+        played = json.loads(data)
+        played["cards"] = ["KS" if played["cards"] != ["KS"] else "KH"]
+        con.execute("UPDATE events SET data=? WHERE game_id=? AND idx=?",
+                    (json.dumps(played), game_id, idx))
+    con.close()
+    resumed = cli("tournament", "resume", TID, "--db", str(old_db), "--quiet")
+    assert resumed.status == 0, resumed.err
+    version, events, records = schema(old_db)
+    assert (version, records) == (SCHEMA_VERSION, 3) and events > 0
+    assert cli("replay", TID, "0", "--db", str(old_db)).status == 0
+    damaged = cli("replay", TID, "1", "--db", str(old_db))
+    assert damaged.status == 1 and damaged.err.startswith("craits: error: game 1: event ")
