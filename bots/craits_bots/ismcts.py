@@ -3,7 +3,9 @@
 Three pieces, each in its own module: the SDK's sampler deals worlds that agree with what the
 seat has seen (``craits_sdk.worlds``), the tree searches them (``craits_bots.search_tree``), and
 the budget says for how long (``craits_bots.budget``: half of ``move_ms`` plus half the bank
-spread over the decisions the seat still expects). A fixed ``iterations`` replaces the clock and
+spread over the decisions the seat still expects). The root is biased towards the ``expert``
+bot's move, so that a short search plays at least as the expert does and a longer one overrules
+it where the sampled worlds say so. A fixed ``iterations`` replaces the clock and
 makes the bot deterministic: every decision's RNG is seeded from the bot's seed, the game id,
 the seat and how far the game has gone, so a game replays the same however the process
 interleaves its games.
@@ -71,7 +73,7 @@ class IsmctsBot(Bot):
             return self.fallback.decide(view)
         rng = random.Random(f"craits-ismcts:{self.seed}:{view.game_id}:{view.seat}:"
                             f"{view.history_len}:{len(view.hand)}")
-        root = Node()
+        root = Node(preferred=self.fallback.move_for(view))
         done = 0
         if self.iterations is not None:
             for _ in range(self.iterations):

@@ -1,7 +1,8 @@
 """The tree of information-set Monte Carlo tree search (single-observer IS-MCTS).
 
 Each iteration plays one sampled world (``craits_sdk.worlds``) from the root: down the tree by
-UCB1 while every move of the world's position has been tried, one new node, then a quick
+UCB1 while every move of the world's position has been tried (at the root, with a bias towards
+the move a heuristic prefers), one new node, then a quick
 playout to the end of the hand, and the result backed up. A node is a sequence of moves from the
 root, whoever made them; what is legal there depends on the world (the others' cards), so each
 child counts how often it was *available* and UCB uses that count instead of the parent's visits
@@ -29,14 +30,20 @@ SCALE: Final = 60.0
 """Points per unit of reward: about the spread of one hand's scores between seats."""
 EXPLORATION: Final = 0.7
 """UCB1's constant, for rewards of the order of one."""
+PRIOR_WEIGHT: Final = 2.0
+"""Progressive bias towards the root move a heuristic prefers: worth ``PRIOR_WEIGHT / (n + 1)``
+of reward after ``n`` visits, so a small search plays the heuristic's move unless it finds
+better, and a large one decides by itself."""
 
 
 class Node:
     """Statistics of one move sequence from the root (see the module docstring)."""
 
-    __slots__ = ("available", "children", "reward", "visits")
+    __slots__ = ("available", "children", "preferred", "reward", "visits")
 
-    def __init__(self) -> None:
+    def __init__(self, preferred: Move | None = None) -> None:
+        self.preferred = preferred
+        """The move a heuristic would play here (progressive bias), if any."""
         self.visits = 0
         self.available = 0
         self.reward = 0.0
@@ -63,6 +70,8 @@ class Node:
             score = node.reward / node.visits + EXPLORATION * math.sqrt(
                 math.log(node.available) / node.visits
             )
+            if move == self.preferred:
+                score += PRIOR_WEIGHT / (node.visits + 1)
             if score > best:
                 best_move, best_node, best = move, node, score
         return best_move, best_node, False
