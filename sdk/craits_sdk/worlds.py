@@ -192,7 +192,6 @@ class WorldSampler:
         inference a newer one has), so that choice never leaves a later play, or the final fill,
         without a slot that an other choice would have kept."""
         slots: list[list[int]] = [[] for _ in range(self.view.players)]
-        reshuffled: list[int] = []
         for step in self._steps:
             if isinstance(step, _Received):
                 slots[step.seat].extend([0] * step.count)
@@ -201,8 +200,6 @@ class WorldSampler:
                     held = slots[seat]
                     for i in range(len(held)):
                         held[i] |= step.cards
-                if step.seat < 0:
-                    reshuffled.append(step.cards)
             else:
                 held = slots[step.seat]
                 fits = [i for i, m in enumerate(held) if not m >> step.card & 1]
