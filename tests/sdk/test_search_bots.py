@@ -4,13 +4,16 @@ budget, and ``craits check`` on each as a real process."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from craits.engine import Game, Rules, observe, preset
+from craits.tournament.config import load_config
 from craits_bots.budget import OFFLINE_MS, Budget
 from craits_bots.expert import ExpertBot
 from craits_bots.ismcts import IsmctsBot
+from craits_bots.registry import BUNDLED
 from craits_sdk import Bot, GameInfo, View, play_game
 from tests.check.helpers import check_json
 
@@ -81,3 +84,11 @@ def test_craits_check_passes_with_the_bot_as_its_own_process(
     report = result.report()
     assert result.status == 0, report
     assert report["failed"] == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_strategy_study_files_load_with_every_bot_bundled_or_launchable(players: int) -> None:
+    path = Path(__file__).resolve().parents[2] / "docs" / "strategies" / f"table{players}.toml"
+    config = load_config(path, BUNDLED)
+    assert config.table_size == players
+    assert {"random", "lowcard", "greedy", "expert"} <= set(config.bot_names)
