@@ -140,8 +140,11 @@ shuffle pressure of ``state.PRESSURE_DOUBLINGS``) every score a game can reach s
 2**53, inside the 64-bit score fields of the wire and the results database."""
 
 _FIELD_TYPES: Final[dict[str, type]] = {
-    f.name: {"bool": bool, "int": int, "str": str}[str(f.type)] for f in fields(Rules)
+    f.name: f.type if isinstance(f.type, type) else {"bool": bool, "int": int, "str": str}[f.type]
+    for f in fields(Rules)
 }
+"""Each field's type: a string under ``from __future__ import annotations``, the class itself
+when the engine is compiled with mypyc."""
 
 PRESETS: Final[dict[str, Rules]] = {
     "standard": Rules(),
