@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 import trio
 
@@ -106,6 +106,24 @@ def _script_name(args: list[str]) -> str:
     return ""
 
 
+CANNOT_RUN: Final = {126: "found but not executable", 127: "command not found"}
+"""What a shell's exit status says about a command it could not run."""
+
+
+def exit_reason(status: int) -> str:
+    """Why a bot process ended, from its exit status alone: the status, or the signal that
+    killed it. Not its last stderr line, which is whatever it logged last (often "connected")
+    and reads as if that had killed it; the log's path goes with the reason instead."""
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = str(-status)
+        return f"bot process was killed by signal {name}"
+    meaning = f" ({CANNOT_RUN[status]})" if status in CANNOT_RUN else ""
+    return f"bot process exited with status {status}{meaning}"
+
+
 @dataclass(eq=False, slots=True)
 class BotProcess:
     """A launched bot and the hub entry it authenticates as."""
@@ -119,16 +137,8 @@ class BotProcess:
         """Wait for the process to exit; tell the hub unless we stopped it ourselves."""
         status = await self.process.wait()
         if not self.stopping:
-            reason = f"bot process exited with status {status}{self._last_words()}"
+            reason = f"{exit_reason(status)} (its stderr is in {self.stderr_path})"
             hub.mark_dead(self.entry, reason)
-
-    def _last_words(self) -> str:
-        """The last line the bot wrote to stderr, to say why it died."""
-        try:
-            lines = self.stderr_path.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return ""
-        return f": {lines[-1][:300]}" if lines else ""
 
     async def stop(self, timeout_s: float = 2.0) -> None:
         """Terminate the bot's whole process group politely, then kill it.
