@@ -20,7 +20,7 @@ from craits.tournament.store import Store, TournamentInfo
 from .common import UsageError
 from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
-from .standings_text import print_standings, stored
+from .standings_text import games_per_deal_set, print_standings, stored
 
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 4
@@ -63,13 +63,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
     db = database_path(args)
     with open_results(db, "write") as store:
         info = stored(store, args.id, db)
+        args.id = info.id  # a prefix names it; hints and logs use the whole id
         if not (info.jobs["pending"] or info.jobs["running"]):
             return _already_finished(store, info, args.json)
         _check_runnable(store, info, db)
         if not args.json:
-            print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
+            print(f"resuming tournament {info.id}: {info.jobs.get('done', 0)}/{info.total} "
                   "games already played", file=sys.stderr)
-        return _play(store, args.id, db, args)
+        return _play(store, info.id, db, args)
 
 
 def _already_finished(store: Store, info: TournamentInfo, as_json: bool) -> int:
@@ -184,10 +185,17 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
           fresh: bool = False) -> int:
     """Play the tournament (the runner marks it paused however the run stops early);
     ``fresh``: it was created by this command."""
-    display = LiveDisplay(quiet=args.quiet or args.json)
+    config = store.config(tid)
+    names = (config.bot_names[0], config.bot_names[1]) if config.mode == "match" else None
+    display = LiveDisplay(quiet=args.quiet or args.json, sprt_names=names,
+                          games_per_deal_set=games_per_deal_set(config))
     make_log_dir(log_dir(db, tid))
     try:
-        bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host, args.port)
+        try:
+            bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
+                       args.port)
+        finally:  # the live block stays; what follows starts on a fresh line below it
+            display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except bridge.ListenError as exc:
@@ -204,6 +212,5 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
               " recorded before it are kept (each is one transaction): fix that (e.g. free disk"
               f" space), then resume with `{resume_command(tid, db, args)}`", file=sys.stderr)
         return 1
-    display.close()
     print_standings(store, tid, args.json)
     return 0
