@@ -15,7 +15,14 @@ from craits.referee.match import run_match
 from craits.referee.running import NotConnected
 
 from .botlogs import BotLogs
-from .common import UsageError, add_rules_options, bot_spec, print_json, rules_from_args
+from .common import (
+    UsageError,
+    add_rules_options,
+    bot_spec,
+    int_range,
+    print_json,
+    rules_from_args,
+)
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -34,7 +41,8 @@ def register(subparsers: Any) -> None:
                         type=bot_spec,
                         required=True,
                         help=f"a bot; give {MIN_PLAYERS} to {MAX_PLAYERS} (repeat the option)")
-    parser.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    parser.add_argument("--seed", type=int_range(0, 2**63 - 1), default=1,
+                        help="game seed, 0 or more (default 1); the game id is match-SEED")
     add_rules_options(parser)
     add_time_options(parser)
     parser.add_argument("--log-dir", type=Path,

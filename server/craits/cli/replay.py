@@ -14,6 +14,7 @@ from craits.report.terminal import Style, render
 
 from .common import UsageError, print_json
 from .database import add_db_option, database_path, open_results
+from .standings_text import resolve_id
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +41,7 @@ def read_game(db: Path, tournament: str, index: int) -> StoredGame:
     """The stored game, or a usage error naming what is missing."""
     try:
         with open_results(db, "read") as store:
-            return load_game(store, tournament, index)
+            return load_game(store, resolve_id(store, tournament, db), index)
     except ReportError as exc:
         raise UsageError(str(exc)) from None
 

@@ -13,6 +13,7 @@ from craits.report.stored import ReportError
 
 from .common import UsageError
 from .database import add_db_option, database_path, open_results
+from .standings_text import resolve_id
 
 
 def register(subparsers: Any) -> None:
@@ -36,8 +37,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Write the site and say where it is."""
     progress = _quiet if args.quiet or not sys.stderr.isatty() else _progress
     try:
-        with open_results(database_path(args), "read") as store:
-            files = write_site(store, args.tournament, args.html, progress)
+        db = database_path(args)
+        with open_results(db, "read") as store:
+            files = write_site(store, resolve_id(store, args.tournament, db), args.html, progress)
     except ReplayMismatch as exc:
         print(f"craits: error: {exc}", file=sys.stderr)
         return 1

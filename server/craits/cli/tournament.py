@@ -79,10 +79,11 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
     out = console()
     if not infos:
-        out.print(Text(f"no tournaments in {db}"))
+        out.print(Text(f"no tournaments in {db}"), soft_wrap=True)
         return 0
     out.print(tournaments_table(infos, verdicts))
-    out.print(Text(f"database: {db}; an id can be shortened to any prefix no other id shares"))
+    out.print(Text(f"database: {db}; an id can be shortened to any prefix no other id shares"),
+              soft_wrap=True)  # a path is never broken across lines
     return 0
 
 

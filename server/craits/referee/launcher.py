@@ -23,6 +23,8 @@ from typing import IO, Final
 
 import trio
 
+from craits.suggest import did_you_mean
+
 from .hub import BotEntry, BotHub
 
 
@@ -47,9 +49,8 @@ def command_for(spec: str) -> list[str]:
     words = spec.split()
     if len(words) == 1 and shutil.which(words[0], path=_bot_path()) is None:
         known = ", ".join(bundled) or "none installed"
-        raise LaunchError(
-            f"unknown bot {spec!r}: not a bundled bot ({known}) nor a program on PATH"
-        )
+        raise LaunchError(f"unknown bot {spec!r}{did_you_mean(spec, bundled)}: not a bundled "
+                          f"bot ({known}) nor a program on PATH")
     return ["/bin/sh", "-c", spec]
 
 
