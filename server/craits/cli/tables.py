@@ -175,13 +175,18 @@ def tournaments_table(infos: Sequence[TournamentInfo],
     table.add_column("id", no_wrap=True)
     table.add_column("status", no_wrap=True)
     table.add_column("games", justify="right", no_wrap=True)
-    table.add_column("created", no_wrap=True)
+    table.add_column("created (UTC)", no_wrap=True)
     table.add_column("name", overflow="fold")
     for i in infos:
         planned = i.total - i.jobs.get("skipped", 0)
         table.add_row(i.id, list_status(i, verdicts.get(i.id)),
-                      f"{i.jobs.get('done', 0)}/{planned}", i.created, Text(i.name))
+                      f"{i.jobs.get('done', 0)}/{planned}", _minute(i.created), Text(i.name))
     return table
+
+
+def _minute(stamp: str) -> str:
+    """``2026-12-01T20:14:22.277+00:00`` as ``2026-12-01 20:14`` (UTC, as stored)."""
+    return stamp[:16].replace("T", " ")
 
 
 def progress_line(p: Progress) -> str:

@@ -17,6 +17,7 @@ from .common import port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
 from .standings_text import print_standings, stored, verdict_of
 from .tables import console, tournaments_table
+from .tournament_flags import add_tournament_flags
 from .tournament_play import cmd_resume, cmd_run
 
 
@@ -28,11 +29,15 @@ def register(subparsers: Any) -> None:
         f"(default {DEFAULT_DB}, or $CRAITS_DB, or --db).",
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    run = sub.add_parser("run", help="create a tournament and play it",
-                         description="Create a tournament from FILE.toml (see docs/tournaments.md)"
-                         " or, without a file, a demo of the bundled bots; then play it.")
+    run = sub.add_parser(
+        "run", help="create a tournament and play it",
+        description="Create a tournament from FILE.toml (see docs/tournaments.md), from flags "
+        "(craits tournament run --bot greedy --bot 'python my_bot.py' --deal-sets 20), from both "
+        "(the flags override the file) or, with neither, a demo of the bundled bots; then play "
+        "it.")
     run.add_argument("file", nargs="?", type=Path, help="tournament TOML (default: the demo)")
     _common(run)
+    add_tournament_flags(run)
     run.set_defaults(func=cmd_run)
     resume = sub.add_parser("resume", help="finish a tournament a killed run left unfinished")
     resume.add_argument("id", help="tournament id or a unique prefix of it "

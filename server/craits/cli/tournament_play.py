@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shlex
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
+from craits.engine.state import MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import BotPoolError, BotStartError, check_launchable
-from craits.tournament.config import ConfigError, TournamentConfig, default_config, load_config
+from craits.tournament.config import ConfigError, TournamentConfig
 from craits.tournament.lease import LeaseError, lease
 from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
@@ -21,6 +22,7 @@ from .common import UsageError
 from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
 from .standings_text import games_per_deal_set, print_standings, stored
+from .tournament_flags import read_table, with_flags
 
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 4
@@ -32,17 +34,28 @@ def _bundled() -> list[str]:
     return list(bundled_bots())
 
 
-def demo_config() -> TournamentConfig:
-    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games)."""
-    bots = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
-    config = default_config(bots, _bundled())
-    return dataclasses.replace(config, name="demo", deal_sets=DEMO_DEAL_SETS)
+def demo_table(bots: int = len(DEMO_BOTS)) -> dict[str, Any]:
+    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games); with
+    other bots given on the command line, tables as large as they fill (at most 3)."""
+    names = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
+    return {"name": "demo", "deal_sets": DEMO_DEAL_SETS,
+            "table_size": max(MIN_PLAYERS, min(len(DEMO_BOTS), bots)),
+            "bots": [{"name": name} for name in names]}
+
+
+def run_config(args: argparse.Namespace) -> TournamentConfig:
+    """The tournament to create: the file (or the demo), with the command line's flags over it."""
+    demo = demo_table(len(args.bots) or len(DEMO_BOTS))
+    if args.bots and args.file is None:
+        demo["name"] = "command line"
+    table = read_table(args.file, demo)
+    return with_flags(table, args, _bundled(), str(args.file or "command line"))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
     try:
-        config = load_config(args.file, _bundled()) if args.file else demo_config()
+        config = run_config(args)
         check_launchable(config.bots)
     except ConfigError as exc:  # it names the file
         raise UsageError(str(exc)) from None
@@ -140,7 +153,10 @@ def _cannot_listen(store: Store, tid: str, db: Path, args: argparse.Namespace, f
 
 def _fix_advice(args: argparse.Namespace) -> str:
     """How to fix a bot of a new tournament: its entry in the file, then ``run`` again."""
-    where = f"its [[bots]] entry in {args.file}" if args.file else "the bundled bots"
+    if args.bots:
+        where = "its --bot SPEC"
+    else:
+        where = f"its [[bots]] entry in {args.file}" if args.file else "the bundled bots"
     return f"fix the bot or {where}, then run the tournament again"
 
 

@@ -21,6 +21,7 @@ from typing import Any, Final
 from craits.engine import Rules, RulesError
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
+from craits.suggest import did_you_mean
 
 from .tomlreader import ConfigError as ConfigError
 from .tomlreader import TableReader, parse_toml
@@ -145,6 +146,16 @@ def load_config(path: str | Path, bundled_names: Collection[str] | None = None) 
     Every ``ConfigError`` starts with the file's path, once, whatever is wrong: the file, its
     TOML or a key.
     """
+    data = load_table(path)
+    try:
+        return config_from_dict(data, bundled_names)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def load_table(path: str | Path) -> dict[str, Any]:
+    """A TOML file's table, not yet validated (for a caller that changes it first, as the
+    command line's flags do); a ``ConfigError`` naming the file if it cannot be read."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -153,11 +164,7 @@ def load_config(path: str | Path, bundled_names: Collection[str] | None = None) 
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it "
                           "as UTF-8") from None
-    data = parse_toml(text, str(path))
-    try:
-        return config_from_dict(data, bundled_names)
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+    return parse_toml(text, str(path))
 
 
 def parse_config(
@@ -255,7 +262,8 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     if bundled_names is not None and which not in bundled_names:
         key = "bundled" if bundled else "name"
         known = ", ".join(sorted(bundled_names)) or "none"
-        entry.fail(key, f"no bundled bot {which!r} (bundled bots: {known}; "
+        entry.fail(key, f"no bundled bot {which!r}{did_you_mean(which, bundled_names)} "
+                   f"(bundled bots: {known}; "
                    "or give command = ... or remote = true)")
     return BotSpec(name, "bundled", bundled=which)
 
