@@ -23,6 +23,7 @@ from .common import (
     print_json,
     rules_from_args,
 )
+from .match_series import run_series
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -45,6 +46,10 @@ def register(subparsers: Any) -> None:
                         help="game seed, 0 or more (default 1); the game id is match-SEED")
     add_rules_options(parser)
     add_time_options(parser)
+    parser.add_argument("--games", type=int_range(1), metavar="N",
+                        help="play N games instead of one, each deal once from every seat (N a "
+                        "multiple of the number of bots), and print the first bot's score "
+                        "against each other: W-L-D and the Elo difference with its interval")
     parser.add_argument("--log-dir", type=Path,
                         help="where bot stderr logs go (default: a new temp dir)")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -58,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
                          "(repeat --bot SPEC)")
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
+    if args.games is not None:
+        return run_series(args, rules, time_control, policy)
     spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
     with BotLogs(args.log_dir, "match") as logs:
         try:

@@ -29,6 +29,7 @@ from .common import (
     rules_from_args,
     seconds,
 )
+from .match_series import scored, summary_lines
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -104,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         print_json(_games_json(finished, interrupted=False))
+    elif len(finished) > 1:  # each game came with its table: now the total of all
+        games = scored(finished, 1)  # each game is dealt from its own seed
+        print("\n" + "\n".join(summary_lines(games, [name for name, _ in bots])))
     return 0
 
 
