@@ -45,9 +45,10 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve", help="run a referee for remote bots and play games between them",
         description="Listen for remote bots over gRPC (service craits.v1.Referee, with health "
-        "and reflection). Each --bot NAME gets a token, printed at start; a bot connects with "
-        "CRAITS_SERVER=HOST:PORT and CRAITS_TOKEN=TOKEN. When all have connected, the games are "
-        "played, seats rotating between games.",
+        "and reflection). Each --bot NAME gets a token, printed at start on stderr (so that "
+        "stdout holds only results); a bot connects with CRAITS_SERVER=HOST:PORT and "
+        "CRAITS_TOKEN=TOKEN. When all have connected, the games are played, seats rotating "
+        "between games; with --games N, the total of all of them follows.",
         epilog="Each game's result is printed as soon as it ends, so Ctrl-C loses only the game "
         "being played. With --json, one object is printed at the end, "
         '{"games": [...], "interrupted": false}; after Ctrl-C it holds the games finished so '
