@@ -51,6 +51,15 @@ class BotSpec:
     """For ``command``: a shell command line that starts the bot (it dials the referee)."""
     token: str = ""
     """For ``remote``: the token the bot presents when it connects ("" = the server issues one)."""
+    move_ms: int | None = None
+    bank_ms: int | None = None
+    """This bot's own time control, where it differs from the tournament's ``[time]``."""
+
+    def time_control(self, default: TimeControl) -> TimeControl:
+        """The time control this bot plays under: its own numbers, the tournament's for the
+        rest."""
+        return TimeControl(default.move_ms if self.move_ms is None else self.move_ms,
+                           default.bank_ms if self.bank_ms is None else self.bank_ms)
 
     def to_dict(self) -> dict[str, Any]:
         """The TOML form: only the keys that say what this bot is."""
@@ -63,6 +72,9 @@ class BotSpec:
             out["remote"] = True
             if self.token:
                 out["token"] = self.token
+        for key in ("move_ms", "bank_ms"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         return out
 
 
@@ -246,6 +258,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     command = entry.command("command")
     remote = entry.boolean("remote", False)
     token = entry.text("token", "")
+    move_ms, bank_ms = _own_limit(entry, "move_ms"), _own_limit(entry, "bank_ms")
     entry.finish()
     given = [key for key, on in (("bundled", bundled), ("command", command), ("remote", remote))
              if on]
@@ -255,9 +268,9 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     if token and not remote:
         entry.fail("token", "only a remote bot has a token")
     if command:
-        return BotSpec(name, "command", command=command)
+        return BotSpec(name, "command", command=command, move_ms=move_ms, bank_ms=bank_ms)
     if remote:
-        return BotSpec(name, "remote", token=token)
+        return BotSpec(name, "remote", token=token, move_ms=move_ms, bank_ms=bank_ms)
     which = bundled or name
     if bundled_names is not None and which not in bundled_names:
         key = "bundled" if bundled else "name"
@@ -265,7 +278,12 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         entry.fail(key, f"no bundled bot {which!r}{did_you_mean(which, bundled_names)} "
                    f"(bundled bots: {known}; "
                    "or give command = ... or remote = true)")
-    return BotSpec(name, "bundled", bundled=which)
+    return BotSpec(name, "bundled", bundled=which, move_ms=move_ms, bank_ms=bank_ms)
+
+
+def _own_limit(entry: TableReader, key: str) -> int | None:
+    """A bot's own ``move_ms`` or ``bank_ms`` (range-checked as ``[time]``'s), None if absent."""
+    return entry.integer(key, 0, *LIMITS[key]) if key in entry.data else None
 
 
 def _read_rules(top: TableReader) -> Rules:

@@ -25,6 +25,7 @@ from craits.exception_groups import sole_exception
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
+from craits.referee.policy import TimeControl
 from craits.referee.server import open_referee
 
 from .botpool import BotPool
@@ -135,7 +136,7 @@ class _Run:
         seats = [await self.pool.seat(name) for name in job.seats]
         spec = GameSpec(
             f"s{self.config.seed}-g{job.game_index}", Rules.from_json(job.rules_json), job.seed,
-            job.time, job.failure,
+            job.time, job.failure, self._seat_times(job),
         )
         started = time.time()
         result = await play_game(spec, seats)
@@ -144,6 +145,12 @@ class _Run:
             self._report(job, result)
             if self.config.mode == "match":
                 await trio.to_thread.run_sync(self._sequential_test)
+
+    def _seat_times(self, job: Job) -> tuple[TimeControl, ...]:
+        """Each seat's time control: its bot's own (``[[bots]] move_ms``, ``bank_ms``), else the
+        job's; empty when every seat plays under the job's."""
+        times = tuple(self.config.bot(name).time_control(job.time) for name in job.seats)
+        return () if all(t == job.time for t in times) else times
 
     def _sequential_test(self) -> None:
         """A-vs-B: stop scheduling deal sets once the SPRT accepts a hypothesis (run in a
