@@ -125,6 +125,22 @@ def exit_reason(status: int) -> str:
     return f"bot process exited with status {status}{meaning}"
 
 
+ERROR_LEVELS: Final = (": ERROR: ", ": CRITICAL: ")
+"""How the SDK and ``craits pipe`` mark a log line that says why they stop."""
+
+
+def last_error(stderr_path: Path) -> str:
+    """``: <line>`` when the bot's last stderr line is an error it logged on its way out (the
+    SDK's or the pipe's ``ERROR`` line, the one that says why), else ``""``: whatever else it
+    wrote last (``INFO: connected``) says nothing about why it ended."""
+    try:
+        lines = stderr_path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    last = lines[-1] if lines else ""
+    return f": {last[:300]}" if any(level in last for level in ERROR_LEVELS) else ""
+
+
 @dataclass(eq=False, slots=True)
 class BotProcess:
     """A launched bot and the hub entry it authenticates as."""
@@ -138,7 +154,8 @@ class BotProcess:
         """Wait for the process to exit; tell the hub unless we stopped it ourselves."""
         status = await self.process.wait()
         if not self.stopping:
-            reason = f"{exit_reason(status)} (its stderr is in {self.stderr_path})"
+            said = last_error(self.stderr_path)
+            reason = f"{exit_reason(status)}{said} (its stderr is in {self.stderr_path})"
             hub.mark_dead(self.entry, reason)
 
     async def stop(self, timeout_s: float = 2.0) -> None:
