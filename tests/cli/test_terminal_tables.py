@@ -109,7 +109,7 @@ def test_the_list_has_a_header_and_says_how_a_match_ended() -> None:
     verdict = SprtResult("H0", -3.0, -2.94, 2.94, 11, 0.3, -147.0, 1, 3, 7)
     lines = render(80, tournaments_table(infos, {"0123456789": verdict}))
     header = next(line for line in lines if line.strip())
-    assert header.split() == ["id", "status", "games", "created", "name"]
+    assert header.split() == ["id", "status", "games", "created", "(UTC)", "name"]
     assert "decided (H0) after 23 games" in "\n".join(lines) and "23/23" in "\n".join(lines)
 
 
