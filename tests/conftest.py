@@ -18,3 +18,12 @@ def _temp_dirs_inside_pytests(tmp_path_factory: pytest.TempPathFactory) -> Itera
         patch.setenv("TMPDIR", path)
         patch.setattr(tempfile, "tempdir", path)
         yield
+
+
+@pytest.fixture(autouse=True)
+def _tmp_path_readable_by_sandboxed_bots(request: pytest.FixtureRequest) -> None:
+    """pytest makes ``tmp_path`` private (0700), but a command bot in an adversarial tournament
+    runs under a user id of its own and must be able to read its directory, as in real use
+    (``docs/security.md``). Tests of a private bot directory make theirs private again."""
+    if "tmp_path" in request.fixturenames:
+        request.getfixturevalue("tmp_path").chmod(0o755)

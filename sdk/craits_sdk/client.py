@@ -67,7 +67,7 @@ class Options:
     """Where to connect and how hard to try."""
 
     server: str
-    """The referee's ``host:port``."""
+    """The referee's ``host:port``, or ``unix:PATH`` (a sandboxed bot's only way out)."""
     token: str
     """The token the referee issued for this bot."""
     attempts: int = DEFAULT_ATTEMPTS
@@ -100,19 +100,25 @@ MAX_PORT: Final = 65_535
 
 
 def check_address(address: str, source: str = "--server") -> None:
-    """``ValueError`` unless ``address`` is ``HOST:PORT`` with a port from 1 to 65535.
+    """``ValueError`` unless ``address`` is ``HOST:PORT`` with a port from 1 to 65535, or
+    ``unix:PATH`` with an absolute path (how a referee reaches a bot in a sandbox).
 
     grpc dials whatever it is given: a port past 65535 wraps (``:99999`` dialled 34463), and an
     address with no port or a non-numeric one failed each dial until the attempts ran out, so a
     typo looked like a referee that is down. ``source`` names where the address came from.
     """
+    if address.startswith("unix:"):
+        if not address.startswith("unix:/"):
+            raise ValueError(f"{source} {address!r}: a Unix socket address is unix:/ABSOLUTE/PATH")
+        return
     host, _, port = address.rpartition(":")
     valid = (
         host.strip() != "" and not any(c.isspace() for c in host)
         and port.isascii() and port.isdigit() and 1 <= int(port) <= MAX_PORT
     )
     if not valid:
-        raise ValueError(f"{source} {address!r} is not HOST:PORT with a port from 1 to {MAX_PORT}")
+        raise ValueError(f"{source} {address!r} is not HOST:PORT with a port from 1 to {MAX_PORT}"
+                         " (or unix:/PATH)")
 
 
 class SessionLike(Protocol):

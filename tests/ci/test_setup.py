@@ -1,4 +1,4 @@
-"""`.ci/setup` never fails for the optional browser; `.ci/install-chromium --required` does.
+"""`.ci/setup` never fails for an optional package; `.ci/install-package --required` does.
 
 The set-up is run for real (bash, the real scripts) in a copy of `.ci/` whose virtualenv is
 already stamped as installed, so it skips pip and npm and goes straight to the optional
@@ -50,6 +50,7 @@ def run(
         **os.environ,
         "PATH": f"{fake_bin}{os.pathsep}{os.environ['PATH']}",
         "CRAITS_CHROMIUM": str(tmp_path / "no-such-chromium"),
+        "CRAITS_BWRAP": str(tmp_path / "no-such-bwrap"),
     }
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
 
@@ -60,13 +61,16 @@ def test_setup_succeeds_with_a_note_when_the_browser_install_fails(tmp_path: Pat
     done = run(["bash", ".ci/setup"], root, fake_bin, tmp_path)
     assert done.returncode == 0, done.stderr
     notes = done.stderr.strip().splitlines()
-    assert len(notes) == 1 and notes[0].startswith("note: Chromium is not installed")
+    assert [note.split(" is not installed")[0] for note in notes] == [
+        "note: chromium", "note: bubblewrap"]
     assert "DPkg::Lock::Timeout=" in log.read_text()
 
 
 def test_the_required_install_fails_when_apt_does(tmp_path: Path) -> None:
     root = project_copy(tmp_path)
     fake_bin, _log = failing_apt(tmp_path)
-    done = run(["bash", ".ci/install-chromium", "--required"], root, fake_bin, tmp_path)
+    missing = str(tmp_path / "no-such-chromium")
+    done = run(["bash", ".ci/install-package", "--required", "chromium", missing, "a test"], root,
+               fake_bin, tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith("error: could not install the Debian package chromium")

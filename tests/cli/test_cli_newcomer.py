@@ -34,11 +34,6 @@ def test_a_misspelt_tournament_key_gets_a_suggestion() -> None:
         parse_config(TINY.replace("table_size", "tabel_size"))
 
 
-def test_a_negative_match_seed_is_refused_by_name(cli: Runner) -> None:
-    cli("match", "--bot", "greedy", "--bot", "random", "--seed", "-1").assert_option_error(
-        "--seed", "must be at least 0")
-
-
 def test_a_unique_prefix_names_a_tournament(cli: Runner, tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
     with Store.open(db, mode="create") as store:

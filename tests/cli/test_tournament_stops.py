@@ -147,6 +147,7 @@ def test_a_bot_that_keeps_dying_pauses_the_tournament_instead_of_forfeiting_ever
 ) -> None:
     """Each death forfeits the game it was playing (the failure policy); after its restarts
     are used up, the rest of its games wait for a resume instead of becoming forfeits too."""
+    tmp_path.chmod(0o755)  # the sandboxed bot runs under a user id of its own
     (tmp_path / "crasher.py").write_text(CRASHER)
     (tmp_path / "cup.toml").write_text(CRASH_CUP)
     db = tmp_path / "t.sqlite"

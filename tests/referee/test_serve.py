@@ -17,6 +17,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from craits.cli import serve
 from craits.cli.main import main
+from craits.dealkey import DealKey
 from craits.engine import preset
 from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec, play_game
@@ -147,7 +148,9 @@ def _interrupted_in_game_2(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 SHORT_SERVE = ("serve", "--port", "0", "--bot", "a", "--bot", "b", "--games", "3",
-               "--set", "short_game=true")
+               "--set", "short_game=true", "--seed", "1")
+SERVE_1 = DealKey.from_seed(1).game_id("serve", 0)
+"""The first game's id: opaque, but fixed by the seed."""
 
 
 def test_ctrl_c_keeps_the_games_already_printed(
@@ -156,8 +159,8 @@ def test_ctrl_c_keeps_the_games_already_printed(
     _interrupted_in_game_2(monkeypatch)
     assert main(list(SHORT_SERVE)) == 130
     captured = capsys.readouterr()
-    assert captured.out.startswith("game serve-1: seed 1, 8 hands")
-    assert "serve-2" not in captured.out
+    assert captured.out.startswith(f"game {SERVE_1}: seed 1, 8 hands")
+    assert DealKey.from_seed(1).game_id("serve", 1) not in captured.out
     assert captured.err.endswith("craits: interrupted\n")
 
 
@@ -170,4 +173,4 @@ def test_ctrl_c_with_json_prints_the_finished_games_marked_interrupted(
     assert out.count("\n") == 1
     data = json.loads(out)
     assert data["interrupted"] is True
-    assert [g["game_id"] for g in data["games"]] == ["serve-1"]
+    assert [g["game_id"] for g in data["games"]] == [SERVE_1]

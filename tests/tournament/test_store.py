@@ -40,7 +40,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
 def standings(store: Store, tid: str) -> Standings:
     """``Store.standings`` with fewer resamples: as seeded, quicker to compare."""
     config = store.config(tid)
-    return compute_standings(store.results(tid), config.bot_names, resamples=50, seed=config.seed)
+    return compute_standings(store.results(tid), config.bot_names, resamples=50,
+                             seed=config.seed or 0)
 
 
 def count(path: Path, sql: str) -> int:
@@ -183,7 +184,7 @@ def test_standings_are_the_stored_results_seeded_by_the_tournament(store: Store)
     run(store, tid)
     config = store.config(tid)
     assert store.standings(tid) == compute_standings(store.results(tid), config.bot_names,
-                                                     seed=config.seed)
+                                                     seed=config.seed or 0)
 
 
 def test_kill_9_mid_recording_then_resume_gives_the_uninterrupted_standings(

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from craits.dealkey import run_key
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.game import GameSpec
@@ -42,8 +43,10 @@ def register(subparsers: Any) -> None:
                         type=bot_spec,
                         required=True,
                         help=f"a bot; give {MIN_PLAYERS} to {MAX_PLAYERS} (repeat the option)")
-    parser.add_argument("--seed", type=int_range(0, 2**63 - 1), default=1,
-                        help="game seed, 0 or more (default 1); the game id is match-SEED")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="engine seed, to replay a deal (default: a secret one; anyone who "
+                        "knows the seed knows every card, so leave it out against other "
+                        "people's bots)")
     add_rules_options(parser)
     add_time_options(parser)
     parser.add_argument("--games", type=int_range(1), metavar="N",
@@ -63,9 +66,11 @@ def run(args: argparse.Namespace) -> int:
                          "(repeat --bot SPEC)")
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
+    key = run_key(args.seed)
     if args.games is not None:
-        return run_series(args, rules, time_control, policy)
-    spec = GameSpec(f"match-{args.seed}", rules, args.seed, time_control, policy)
+        return run_series(args, key, rules, time_control, policy)
+    seed = key.seed("match") if args.seed is None else args.seed
+    spec = GameSpec(key.game_id("match"), rules, seed, time_control, policy)
     with BotLogs(args.log_dir, "match") as logs:
         try:
             result = bridge.run(run_match, args.bots, spec, logs.path)

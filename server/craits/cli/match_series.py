@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import Any
 
+from craits.dealkey import DealKey
 from craits.engine import Rules
 from craits.referee import bridge
 from craits.referee.bridge import DEFAULT_HOST
@@ -22,19 +23,18 @@ from .botlogs import BotLogs
 from .common import UsageError, print_json
 from .results import result_to_dict
 
-SEED_MODULUS = 2**63
 
-
-def schedule(bots: int, games: int, seed: int, rules: Rules, time_control: TimeControl,
+def schedule(bots: int, games: int, key: DealKey, rules: Rules, time_control: TimeControl,
              policy: FailurePolicy) -> list[tuple[GameSpec, list[int]]]:
-    """Deal set d is dealt from seed + d and played once in each rotation of the seats, so
-    every bot holds every seat's cards of every deal (``games`` is a multiple of ``bots``)."""
+    """Deal set d is dealt from the run key's seed for d and played once in each rotation of the
+    seats, so every bot holds every seat's cards of every deal (``games`` is a multiple of
+    ``bots``); game ids are the key's opaque ones."""
     plan = []
     for index in range(games):
         deal_set, rotation = divmod(index, bots)
         order = [(seat + rotation) % bots for seat in range(bots)]
-        spec = GameSpec(f"match-{seed}-{deal_set}-{rotation}", rules,
-                        (seed + deal_set) % SEED_MODULUS, time_control, policy)
+        spec = GameSpec(key.game_id("match", deal_set, rotation), rules,
+                        key.seed("match", deal_set), time_control, policy)
         plan.append((spec, order))
     return plan
 
@@ -58,14 +58,14 @@ def summary_lines(games: list[ScoredGame], names: list[str]) -> list[str]:
     return lines
 
 
-def run_series(args: argparse.Namespace, rules: Rules, time_control: TimeControl,
-               policy: FailurePolicy) -> int:
+def run_series(args: argparse.Namespace, key: DealKey, rules: Rules,
+               time_control: TimeControl, policy: FailurePolicy) -> int:
     """Play the series, say each game on stderr as it ends, print the scores."""
     bots = len(args.bots)
     if args.games % bots:
         raise UsageError(f"--games {args.games}: give a multiple of {bots} (the number of bots),"
                          " so that each deal is played once from every seat")
-    plan = schedule(bots, args.games, args.seed, rules, time_control, policy)
+    plan = schedule(bots, args.games, key, rules, time_control, policy)
     say = (lambda r: None) if args.json else _say_game
     with BotLogs(args.log_dir, "match") as logs:
         try:

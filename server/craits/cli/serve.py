@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from craits.dealkey import run_key
 from craits.engine import Rules
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge
@@ -60,7 +61,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bot", dest="bots", action="append", default=[], metavar="NAME[=TOKEN]",
                         help=f"a remote bot to expect (repeat, {MIN_PLAYERS} to {MAX_PLAYERS})")
     parser.add_argument("--games", type=int_range(1), default=1, help="games to play (default 1)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="engine seed of the first game, to replay deals (default: secret "
+                        "seeds; anyone who knows the seed knows every card, so leave it out "
+                        "when the bots are other people's)")
     parser.add_argument("--connect-timeout", type=seconds, default=600.0,
                         help="seconds to wait for every bot to connect (600)")
     add_rules_options(parser)
@@ -122,6 +126,7 @@ async def _serve(
 ) -> bool:
     """Wait for every bot, then play the games into ``finished`` (the caller's, so that a
     Ctrl-C keeps them); False if a bot did not connect in time."""
+    key = run_key(args.seed)
     async with open_referee(args.host, args.port) as referee:
         entries = [referee.hub.issue_token(name, token) for name, token in bots]
         _announce(referee, entries)
@@ -131,7 +136,8 @@ async def _serve(
             print(f"connected: {entry.name}", file=sys.stderr)
         for g in range(args.games):
             order = entries[g % len(entries):] + entries[: g % len(entries)]
-            spec = GameSpec(f"serve-{args.seed + g}", rules, args.seed + g, time_control, policy)
+            seed = key.seed("serve", g) if args.seed is None else args.seed + g
+            spec = GameSpec(key.game_id("serve", g), rules, seed, time_control, policy)
             finished.append(await play_game(spec, [referee.hub.seat_for(e) for e in order]))
             if not args.json:
                 _print_result(finished[-1], first=g == 0)

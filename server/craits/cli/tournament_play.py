@@ -12,8 +12,13 @@ from typing import Any
 from craits.engine.state import MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
-from craits.tournament.botpool import BotPoolError, BotStartError, check_launchable
-from craits.tournament.config import ConfigError, TournamentConfig
+from craits.tournament.botpool import (
+    BotPoolError,
+    BotStartError,
+    check_launchable,
+    isolation_problem,
+)
+from craits.tournament.config import ConfigError, TournamentConfig, fairness_notes
 from craits.tournament.lease import LeaseError, lease
 from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
@@ -61,6 +66,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except LaunchError as exc:
         raise UsageError(f"{exc}; {_fix_advice(args)}") from None
+    problem = isolation_problem(config, Path.cwd())
+    if problem is not None:
+        raise UsageError(problem)
     db = database_path(args)
     with open_results(db, "create") as store:
         make_log_dir(log_dir(db))
@@ -68,6 +76,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
                   f"(database {db})", file=sys.stderr)
+            for note in fairness_notes(config):
+                print(f"note: {note}", file=sys.stderr)
         return _play(store, tid, db, args, fresh=True)
 
 
@@ -177,6 +187,12 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
     return shlex.join(words)
 
 
+def store_files(db: Path) -> tuple[Path, ...]:
+    """The database and SQLite's files beside it: what no sandboxed bot may see."""
+    path = db.resolve()
+    return (path, *(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")))
+
+
 def log_dir(db: Path, tid: str = "") -> Path:
     """Where the bots' stderr logs go: ``logs/ID/`` beside the database file itself.
 
@@ -209,7 +225,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     try:
         try:
             bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
-                       args.port)
+                       args.port, store_files(db))
         finally:  # the live block stays; what follows starts on a fresh line below it
             display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed

@@ -51,11 +51,13 @@ import errno
 import gc
 import logging
 import math
+import os
 import random
 import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import grpc
@@ -230,9 +232,14 @@ class _Servicer(pb_grpc.RefereeServicer):
 class GrpcBridge:
     """The grpc.aio server on the hosting asyncio loop, on behalf of a hub."""
 
-    def __init__(self, hub: BotHub, host: str = DEFAULT_HOST, port: int = 0) -> None:
+    def __init__(
+        self, hub: BotHub, host: str = DEFAULT_HOST, port: int = 0,
+        unix_path: Path | None = None,
+    ) -> None:
+        """``unix_path``: also serve on this Unix socket (its directory must exist)."""
         self.hub = hub
         self.host = host
+        self.unix_path = unix_path
         self.requested_port = port
         self.port = 0
         self._server: grpc.aio.Server | None = None
@@ -270,10 +277,16 @@ class GrpcBridge:
         )
         try:
             port = _bind(server, self.host, self.requested_port)
+            if self.unix_path is not None:
+                _bind_unix(server, self.unix_path)
         except ListenError:
             await server.stop(None)  # else grpc cleans it up at exit, on a loop that is gone
             raise
         await server.start()
+        if self.unix_path is not None:
+            # Bots with user ids of their own must be able to connect; the socket's directory
+            # is private, so only the sandboxes it is bound into can reach it.
+            os.chmod(self.unix_path, 0o666)
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self._server = server
@@ -306,6 +319,15 @@ def _bind(server: grpc.aio.Server, host: str, wanted: int) -> int:
     if port == 0:
         raise ListenError(f"cannot listen on {address}: address in use or not available")
     return port
+
+
+def _bind_unix(server: grpc.aio.Server, path: Path) -> None:
+    try:
+        bound = server.add_insecure_port(f"unix:{path}")
+    except RuntimeError:
+        bound = 0
+    if bound == 0:
+        raise ListenError(f"cannot listen on the Unix socket {path}")
 
 
 def _probe(host: str, port: int, address: str) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import trio
 
@@ -19,6 +22,8 @@ class Referee:
     hub: BotHub
     host: str
     port: int
+    socket: Path | None = None
+    """The Unix socket sandboxed bots dial (bound into each sandbox), when asked for."""
 
     @property
     def address(self) -> str:
@@ -27,18 +32,28 @@ class Referee:
 
 
 @asynccontextmanager
-async def open_referee(host: str = DEFAULT_HOST, port: int = 0) -> AsyncIterator[Referee]:
-    """Serve on ``host:port`` (port 0 picks a free one) for the duration of the block.
+async def open_referee(
+    host: str = DEFAULT_HOST, port: int = 0, unix_socket: bool = False
+) -> AsyncIterator[Referee]:
+    """Serve on ``host:port`` (port 0 picks a free one) for the duration of the block, and
+    also on a Unix socket in a new private directory when ``unix_socket`` is set (for bots in
+    sandboxes, which have no network).
 
     Raises ``bridge.ListenError`` (an ``OSError``) when it cannot listen there.
 
     Needs an asyncio loop hosting this trio run: start the program with ``bridge.run``.
     """
     hub = BotHub()
-    bridge = GrpcBridge(hub, host, port)
-    bound = await bridge.start()
+    private = Path(tempfile.mkdtemp(prefix="craits-")) if unix_socket else None
+    socket = None if private is None else private / "referee.sock"
+    bridge = GrpcBridge(hub, host, port, socket)
     try:
-        yield Referee(hub, host, bound)
+        bound = await bridge.start()
+        try:
+            yield Referee(hub, host, bound, socket)
+        finally:
+            with trio.CancelScope(shield=True):
+                await bridge.stop()
     finally:
-        with trio.CancelScope(shield=True):
-            await bridge.stop()
+        if private is not None:
+            shutil.rmtree(private, ignore_errors=True)

@@ -62,8 +62,13 @@ def index_page(info: TournamentInfo, config: TournamentConfig, standings: Standi
 def _subtitle(info: TournamentInfo, config: TournamentConfig) -> str:
     done = info.jobs.get("done", 0)
     return (f"tournament {info.id} · {info.status} · {done} of {info.total} games recorded · "
-            f"seed {info.seed} · {config.mode}, tables of {config.table_size} · "
+            f"{_deals(info)} · {config.mode}, tables of {config.table_size} · "
             f"rules: {rules_summary(config.rules)}")
+
+
+def _deals(info: TournamentInfo) -> str:
+    """How the deals were made: from a secret key, or from a seed (reproducible by anyone)."""
+    return "secret deals" if info.seed is None else f"seed {info.seed}"
 
 
 def _panel(title: str, content: Html, note: str = "") -> Html:

@@ -2,28 +2,35 @@
 all its tables.
 
 Launched bots (bundled or command) are started once and multiplex every table they sit at over
-their one stream. A launched bot that dies is started again, with a new token, for its next game
-(its games in progress forfeit under the failure policy), up to ``MAX_RESTARTS`` times in a run;
-after that the run stops (``BotCrashError``) and its remaining games wait for a resume, rather
-than every one of them being recorded as a forfeit of a bot that is known to be broken. Remote
-bots get the token from the configuration (or a fresh one) and are waited for.
+their one stream. An *isolated* bot (a command bot in an adversarial tournament) runs in a
+sandbox, and at duplicate deals as one process per seating (its *slot*): slot r plays seating r
+of every deal set, so no process ever sees two seatings of one deal, and the sandboxes share
+nothing through which the slots could talk. Slots beyond the first start on first use. A launched
+bot that dies is started again, with a new token, for its next game (its games in progress
+forfeit under the failure policy), until it has died more than ``MAX_RESTARTS`` times in a run
+(its slots together); then the run stops (``BotCrashError``) and its remaining games wait for a
+resume, rather than every one of them being recorded as a forfeit of a bot known to be broken.
+Remote bots get the token from the configuration (or a fresh one) and are waited for.
 """
 
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 import trio
 
+from craits.referee import sandbox
 from craits.referee.hub import BotEntry
 from craits.referee.launcher import BotProcess, command_for, launch, stop_all
 from craits.referee.remote_seat import RemoteSeat
 from craits.referee.server import Referee
 
-from .config import BotSpec
+from .config import BotSpec, TournamentConfig
 
 LAUNCH_CONNECT_S: Final = 30.0
 MAX_RESTARTS: Final = 3
@@ -55,88 +62,163 @@ def check_launchable(bots: tuple[BotSpec, ...]) -> None:
             command_for(launch_spec(spec))
 
 
+def isolation_problem(config: TournamentConfig, workdir: Path | None) -> str | None:
+    """Why the tournament's isolated bots cannot run sandboxed here (what to install, which
+    directory is missing), or None when they can."""
+    isolated = [b for b in config.bots if config.isolated(b.name)]
+    if not isolated:
+        return None
+    missing = sandbox.missing()
+    if missing is not None:
+        return missing
+    home = workdir or Path.cwd()
+    for spec in isolated:
+        where = home / spec.directory
+        if not where.is_dir():
+            return (f"bot {spec.name!r}: its directory {where} does not exist "
+                    "(dir = ... in its [[bots]] entry is relative to the tournament's directory)")
+        if sandbox.bot_uid_used() and where.stat().st_mode & 0o005 != 0o005:
+            return (f"bot {spec.name!r}: its directory {where} is not readable by other users, "
+                    "and sandboxed bots run under user ids of their own: `chmod a+rX` it (and "
+                    "its files), or give the bot a directory of its own (dir = ...)")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Isolation:
+    """How the pool sandboxes isolated bots: which bots, and what their sandboxes hide."""
+
+    isolated: Callable[[str], bool]
+    """Whether bot ``name`` runs sandboxed."""
+    hidden: tuple[Path, ...] = ()
+    """The store and the logs: masked wherever a sandbox's mounts would show them."""
+
+
+Slot = tuple[str, int]
+"""(bot name, slot): one process of a bot."""
+
+
 class BotPool:
-    """Bot name -> the hub entry that currently plays for it."""
+    """(bot name, slot) -> the hub entry that currently plays for it."""
 
     def __init__(
         self, referee: Referee, nursery: trio.Nursery, log_dir: Path,
         say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
-        workdir: Path | None = None,
+        workdir: Path | None = None, isolation: Isolation | None = None,
     ) -> None:
-        """``workdir``: where launched bots run (None: the current directory)."""
+        """``workdir``: where launched bots run (None: the current directory);
+        ``isolation``: None when no bot is sandboxed (the referee then needs no socket)."""
         self._referee = referee
         self._nursery = nursery
         self._log_dir = log_dir
         self._workdir = workdir
+        self._isolation = isolation
         self._say = say
-        self._entries: dict[str, BotEntry] = {}
+        self._entries: dict[Slot, BotEntry] = {}
         self._specs: dict[str, BotSpec] = {}
-        self._processes: dict[str, BotProcess] = {}
-        self._restarts: dict[str, int] = {}
+        self._processes: dict[Slot, BotProcess] = {}
+        self._deaths: Counter[str] = Counter()
         self._restarting = trio.Lock()
 
     async def start(self, bots: tuple[BotSpec, ...], remote_timeout_s: float) -> None:
-        """Launch every launched bot and wait for every bot to connect."""
+        """Launch every launched bot (its first slot) and wait for every bot to connect."""
         for spec in bots:
             self._specs[spec.name] = spec
             if spec.kind == "remote":
                 entry = self._referee.hub.issue_token(spec.name, spec.token or None)
-                self._entries[spec.name] = entry
+                self._entries[spec.name, 0] = entry
                 self._say(f"remote bot {spec.name}: CRAITS_SERVER={self._referee.address} "
                           f"CRAITS_TOKEN={entry.token}")
             else:
-                await self._launch(spec)
+                await self._launch((spec.name, 0))
         for spec in bots:
             timeout = remote_timeout_s if spec.kind == "remote" else LAUNCH_CONNECT_S
-            if not await self._referee.hub.wait_connected(self._entries[spec.name], timeout):
+            if not await self._referee.hub.wait_connected(self._entries[spec.name, 0], timeout):
                 error = BotPoolError if spec.kind == "remote" else BotStartError
                 raise error(self._no_show(spec))
 
-    async def seat(self, name: str) -> RemoteSeat:
-        """A seat for bot ``name`` in a new game, restarting its process first if it died.
+    async def seat(self, name: str, slot: int = 0) -> RemoteSeat:
+        """A seat for bot ``name`` (its process ``slot``) in a new game, starting that process
+        first if it is not running yet, or restarting it if it died.
 
-        One restart at a time: tables that find the same bot dead wait for the one restarting
+        One start at a time: tables that find the same bot dead wait for the one restarting
         it, and then find it alive, rather than each starting a process of its own."""
-        if self._entries[name].dead:
+        key = (name, slot)
+        if key not in self._entries or self._entries[key].dead:
             async with self._restarting:
-                if self._entries[name].dead:
-                    await self._restart(name, self._entries[name])
-        return self._referee.hub.seat_for(self._entries[name])
+                if key not in self._entries:
+                    await self._start_slot(key)
+                elif self._entries[key].dead:
+                    await self._restart(key, self._entries[key])
+        return self._referee.hub.seat_for(self._entries[key])
 
-    async def _restart(self, name: str, entry: BotEntry) -> None:
-        """Start a dead bot again, unless it has used up its restarts in this run."""
-        restarts = self._restarts.get(name, 0)
-        if restarts >= MAX_RESTARTS:
-            log = self._processes[name].stderr_path
+    async def _start_slot(self, key: Slot) -> None:
+        entry = await self._launch(key)
+        if not await self._referee.hub.wait_connected(entry, LAUNCH_CONNECT_S):
+            raise BotStartError(self._no_show(self._specs[key[0]], key[1]))
+
+    async def _restart(self, key: Slot, entry: BotEntry) -> None:
+        """Start a dead bot again, unless it has died too often in this run (all its slots
+        together: a bot is broken or not, whichever process shows it)."""
+        name = key[0]
+        if self._deaths[name] > MAX_RESTARTS:
+            log = self._processes[key].stderr_path
             raise BotCrashError(
-                f"bot {name!r} died {restarts + 1} times in this run (last: {entry.dead_reason});"
-                f" its remaining games were kept for later: fix it (see {log})"
+                f"bot {name!r} died {self._deaths[name]} times in this run (last: "
+                f"{entry.dead_reason}); its remaining games were kept for later: fix it "
+                f"(see {log})"
             )
-        self._restarts[name] = restarts + 1
         self._say(f"bot {name} died ({entry.dead_reason}); restarting it")
-        entry = await self._launch(self._specs[name])
+        entry = await self._launch(key)
         await self._referee.hub.wait_connected(entry, LAUNCH_CONNECT_S)
 
     async def stop(self) -> None:
         """Tell every bot we are done, then stop the processes we started."""
         await stop_all(self._referee.hub, list(self._processes.values()))
 
-    async def _launch(self, spec: BotSpec) -> BotEntry:
+    async def _launch(self, key: Slot) -> BotEntry:
+        name, slot = key
+        spec = self._specs[name]
         process = await launch(
-            self._referee.hub, self._referee.address, launch_spec(spec), spec.name, self._log_dir,
-            cwd=self._workdir,
+            self._referee.hub, self._referee.address, launch_spec(spec), name, self._log_dir,
+            cwd=self._bot_dir(spec), plan=self._plan(spec),
+            log_name=name if slot == 0 else f"{name}.{slot}",
         )
-        self._processes[spec.name] = process
-        self._entries[spec.name] = process.entry
-        self._nursery.start_soon(process.watch, self._referee.hub)
+        self._processes[key] = process
+        self._entries[key] = process.entry
+        self._nursery.start_soon(self._watch, name, process)
         return process.entry
 
-    def _no_show(self, spec: BotSpec) -> str:
-        entry = self._entries[spec.name]
+    async def _watch(self, name: str, process: BotProcess) -> None:
+        """Count a death of the bot as it happens (not when a table next wants the bot)."""
+        await process.watch(self._referee.hub)
+        if not process.stopping:
+            self._deaths[name] += 1
+
+    def _plan(self, spec: BotSpec) -> sandbox.SandboxPlan | None:
+        """The sandbox of an isolated bot's next process, or None to run it as it is."""
+        if self._isolation is None or not self._isolation.isolated(spec.name):
+            return None
+        if self._referee.socket is None:
+            raise BotPoolError("sandboxed bots need a referee listening on a Unix socket")
+        return sandbox.SandboxPlan(
+            bot_dir=(self._bot_dir(spec) or Path.cwd()).resolve(), socket=self._referee.socket,
+            limits=spec.limits, runtime_dirs=sandbox.runtime_dirs(),
+            hidden=self._isolation.hidden, uid=sandbox.bot_uid(),
+        )
+
+    def _bot_dir(self, spec: BotSpec) -> Path | None:
+        """Where a launched bot runs: its own directory, relative to the tournament's."""
+        if not spec.directory:
+            return self._workdir
+        return (self._workdir or Path.cwd()) / spec.directory
+
+    def _no_show(self, spec: BotSpec, slot: int = 0) -> str:
+        entry = self._entries[spec.name, slot]
         if entry.dead:
             return (f"bot {spec.name!r} failed to start: it exited before connecting: "
                     f"{entry.dead_reason}")
         if spec.kind == "remote":
             return f"remote bot {spec.name!r} did not connect with its token in time"
-        log = self._processes[spec.name].stderr_path
+        log = self._processes[spec.name, slot].stderr_path
         return f"bot {spec.name!r} failed to start: it never connected to the referee (see {log})"

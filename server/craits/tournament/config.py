@@ -21,6 +21,7 @@ from typing import Any, Final
 from craits.engine import Rules, RulesError
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
+from craits.referee.sandbox import LIMIT_RANGES, SandboxLimits
 from craits.suggest import did_you_mean
 
 from .tomlreader import ConfigError as ConfigError
@@ -29,6 +30,14 @@ from .tomlreader import TableReader, parse_toml
 MODES: Final = ("round-robin", "gauntlet", "match")
 """``round-robin``: every table-size subset of the bots meets; ``gauntlet``: only the meetings of
 one bot; ``match``: two bots, played deal set by deal set until an SPRT decides."""
+
+TRUST: Final = ("adversarial", "trusted")
+"""``adversarial``: command bots run sandboxed, and a bot never carries what it saw in one seating
+of a deal set into another (``docs/security.md``); ``trusted``: every bot is the organiser's own."""
+
+DEALS: Final = ("duplicate", "independent")
+"""``duplicate``: every seating of a deal set gets the same cards; ``independent``: each game its
+own (forced, under ``adversarial``, for meetings with a remote bot, which keeps its memory)."""
 
 SEATINGS: Final = ("rotations", "all")
 """``rotations``: the k cyclic rotations of the seats; ``all``: every one of the k! seatings."""
@@ -51,6 +60,11 @@ class BotSpec:
     """For ``command``: a shell command line that starts the bot (it dials the referee)."""
     token: str = ""
     """For ``remote``: the token the bot presents when it connects ("" = the server issues one)."""
+    directory: str = ""
+    """For ``command``: the bot's own directory (relative to the tournament's), where it runs and
+    all of its own files it may read in the sandbox ("" = the tournament's directory)."""
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    """For ``command``: its sandbox's resource limits."""
     move_ms: int | None = None
     bank_ms: int | None = None
     """This bot's own time control, where it differs from the tournament's ``[time]``."""
@@ -68,6 +82,10 @@ class BotSpec:
             out["bundled"] = self.bundled
         elif self.kind == "command":
             out["command"] = self.command
+            if self.directory:
+                out["dir"] = self.directory
+            if self.limits != SandboxLimits():
+                out["limits"] = section_dict(self.limits)
         elif self.kind == "remote":
             out["remote"] = True
             if self.token:
@@ -94,7 +112,11 @@ class TournamentConfig:
 
     bots: tuple[BotSpec, ...]
     name: str = "tournament"
-    seed: int = 1
+    seed: int | None = None
+    """None: every deal comes from a secret key drawn when the tournament is created (safe
+    against adversarial bots); a number: deals anyone with the seed can rebuild (testing)."""
+    trust: str = "adversarial"
+    deals: str = "duplicate"
     mode: str = "round-robin"
     gauntlet: str = ""
     table_size: int = 3
@@ -120,6 +142,18 @@ class TournamentConfig:
                 return spec
         raise KeyError(name)
 
+    def isolated(self, name: str) -> bool:
+        """Whether bot ``name`` runs sandboxed, one process per seating of a deal set: a
+        command bot under ``trust = "adversarial"``."""
+        return self.trust == "adversarial" and self.bot(name).kind == "command"
+
+    def independent(self, meeting: Sequence[str]) -> bool:
+        """Whether the meeting's games each get their own deal: asked for, or forced because
+        an adversarial remote bot sits in it (it would remember one seating in the next)."""
+        if self.deals == "independent":
+            return True
+        return self.trust == "adversarial" and any(self.bot(n).kind == "remote" for n in meeting)
+
     def to_dict(self) -> dict[str, Any]:
         """A TOML/JSON-ready mapping that ``config_from_dict`` loads back to an equal value."""
         out: dict[str, Any] = {
@@ -127,6 +161,8 @@ class TournamentConfig:
         }
         if not self.gauntlet:
             del out["gauntlet"]
+        if self.seed is None:
+            del out["seed"]
         out["rules"] = self.rules.to_dict()
         out["time"] = section_dict(self.time)
         out["failure"] = section_dict(self.failure)
@@ -141,12 +177,14 @@ _DEFAULTS: Final = TournamentConfig(bots=())
 _SPRT: Final = SprtSettings()
 
 _SCALAR_KEYS: Final = frozenset(
-    {"name", "seed", "mode", "gauntlet", "table_size", "deal_sets", "seatings", "concurrency",
-     "max_tables_per_bot"}
+    {"name", "seed", "trust", "deals", "mode", "gauntlet", "table_size", "deal_sets",
+     "seatings", "concurrency", "max_tables_per_bot"}
 )
 
 
-def section_dict(value: TimeControl | FailurePolicy | SprtSettings) -> dict[str, Any]:
+def section_dict(
+    value: TimeControl | FailurePolicy | SprtSettings | SandboxLimits,
+) -> dict[str, Any]:
     """A small section's fields as a TOML/JSON-ready table."""
     return {f.name: getattr(value, f.name) for f in fields(value)}
 
@@ -208,7 +246,9 @@ def config_from_dict(
     config = TournamentConfig(
         bots=bots,
         name=top.text("name", d.name, nonempty=True),
-        seed=top.integer("seed", d.seed, -(2**63), 2**63 - 1),
+        seed=_read_seed(top),
+        trust=top.choice("trust", d.trust, TRUST),
+        deals=top.choice("deals", d.deals, DEALS),
         mode=mode,
         gauntlet=top.text("gauntlet", d.gauntlet),
         table_size=top.integer(
@@ -232,6 +272,13 @@ def config_from_dict(
 
 
 # --------------------------------------------------------------------------- sections
+def _read_seed(top: TableReader) -> int | None:
+    if "seed" not in top.data:
+        top.mark("seed")
+        return None
+    return top.integer("seed", 0, -(2**63), 2**63 - 1)
+
+
 def _read_bots(top: TableReader, bundled_names: Collection[str] | None) -> tuple[BotSpec, ...]:
     entries = top.array_of_tables("bots")
     if len(entries) < 2:
@@ -259,6 +306,10 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     remote = entry.boolean("remote", False)
     token = entry.text("token", "")
     move_ms, bank_ms = _own_limit(entry, "move_ms"), _own_limit(entry, "bank_ms")
+    directory = entry.text("dir", "")
+    limits = _read_limits(entry) if "limits" in entry.data else None
+    if limits is None:
+        entry.mark("limits")
     entry.finish()
     given = [key for key, on in (("bundled", bundled), ("command", command), ("remote", remote))
              if on]
@@ -267,8 +318,12 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         entry.fail(given[1], f"a bot is one of bundled, command or remote, not {both}")
     if token and not remote:
         entry.fail("token", "only a remote bot has a token")
+    for key, on in (("dir", directory), ("limits", limits)):
+        if on and not command:
+            entry.fail(key, "only a command bot has a directory and sandbox limits")
     if command:
-        return BotSpec(name, "command", command=command, move_ms=move_ms, bank_ms=bank_ms)
+        return BotSpec(name, "command", command=command, directory=directory,
+                       limits=limits or SandboxLimits(), move_ms=move_ms, bank_ms=bank_ms)
     if remote:
         return BotSpec(name, "remote", token=token, move_ms=move_ms, bank_ms=bank_ms)
     which = bundled or name
@@ -284,6 +339,16 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
 def _own_limit(entry: TableReader, key: str) -> int | None:
     """A bot's own ``move_ms`` or ``bank_ms`` (range-checked as ``[time]``'s), None if absent."""
     return entry.integer(key, 0, *LIMITS[key]) if key in entry.data else None
+
+
+def _read_limits(entry: TableReader) -> SandboxLimits:
+    table, d = entry.table("limits"), SandboxLimits()
+    value = SandboxLimits(**{
+        name: table.integer(name, getattr(d, name), low, high)
+        for name, (low, high) in LIMIT_RANGES.items()
+    })
+    table.finish()
+    return value
 
 
 def _read_rules(top: TableReader) -> Rules:
@@ -378,3 +443,21 @@ def scheduled_games(c: TournamentConfig) -> int:
     meetings = math.comb(n - 1, k - 1) if c.mode == "gauntlet" else math.comb(n, k)
     seatings = math.factorial(k) if c.seatings == "all" else k
     return meetings * seatings * c.deal_sets
+
+
+def fairness_notes(c: TournamentConfig) -> list[str]:
+    """What the organiser should know about how fair the tournament is against adversarial
+    bots (printed when it is created; empty when nothing needs saying)."""
+    notes: list[str] = []
+    if c.seed is not None:
+        notes.append(f"seed = {c.seed}: anyone who knows the seed can rebuild every deal; fine "
+                     "for testing, not for a contest (leave seed out for secret deals)")
+    commands = [b.name for b in c.bots if b.kind == "command"]
+    if c.trust == "trusted" and commands:
+        notes.append(f'trust = "trusted": {", ".join(commands)} run unsandboxed, one process '
+                     "for every game: only for bots you trust")
+    remotes = [b.name for b in c.bots if b.kind == "remote"]
+    if c.trust == "adversarial" and c.deals == "duplicate" and remotes:
+        notes.append(f"{', '.join(remotes)} play remotely and keep their memory between games: "
+                     "their meetings get independent deals instead of duplicate ones")
+    return notes

@@ -5,9 +5,8 @@
 over ``max_tables_per_bot``, plays it through the referee, and records the finished game (result
 and whole log) in one transaction. A killed run leaves at worst some jobs ``running`` with nothing
 recorded; the next run resets them and plays them again from their seeds, so no game is lost or
-counted twice. A game's id depends only on the tournament seed and the game's index, so a
-deterministic bot plays it the same way in a resumed run, or in another tournament with the same
-seed, as in the first.
+counted twice. A game's id is fixed when the tournament is created (an opaque keyed name, see
+``schedule``), so a deterministic bot plays it the same way in a resumed run as in the first.
 """
 
 from __future__ import annotations
@@ -28,13 +27,13 @@ from craits.referee.game import GameSpec, play_game
 from craits.referee.policy import TimeControl
 from craits.referee.server import open_referee
 
-from .botpool import BotPool
+from .botpool import BotPool, Isolation, isolation_problem
 from .config import TournamentConfig
 from .elo import OnlineElo
 from .lease import lease
 from .records import FinishedGame, game_log
 from .results import GameResult
-from .schedule import Job
+from .schedule import Job, stored_game_id
 from .sprt import SprtResult, match_verdict
 from .store import Store, TournamentInfo
 
@@ -133,9 +132,9 @@ class _Run:
         return self.store.tournament(self.tid).jobs.get("pending", 0)
 
     async def play(self, job: Job) -> None:
-        seats = [await self.pool.seat(name) for name in job.seats]
+        seats = [await self.pool.seat(name, self._slot(job, name)) for name in job.seats]
         spec = GameSpec(
-            f"s{self.config.seed}-g{job.game_index}", Rules.from_json(job.rules_json), job.seed,
+            stored_game_id(job, self.config.seed), Rules.from_json(job.rules_json), job.seed,
             job.time, job.failure, self._seat_times(job),
         )
         started = time.time()
@@ -151,6 +150,14 @@ class _Run:
         job's; empty when every seat plays under the job's."""
         times = tuple(self.config.bot(name).time_control(job.time) for name in job.seats)
         return () if all(t == job.time for t in times) else times
+
+    def _slot(self, job: Job, name: str) -> int:
+        """Which of the bot's processes plays this game: for an isolated bot at duplicate
+        deals, the one for this seating, so that no process ever sees two seatings of one deal
+        set (it would know from one what the others hold in the next); else its only one."""
+        if self.config.isolated(name) and not self.config.independent(job.meeting):
+            return job.rotation
+        return 0
 
     def _sequential_test(self) -> None:
         """A-vs-B: stop scheduling deal sets once the SPRT accepts a hypothesis (run in a
@@ -196,22 +203,28 @@ def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> Fini
 
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
-    host: str = DEFAULT_HOST, port: int = 0,
+    host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (),
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
-    Launched bots run in the directory the tournament was started from (``bot_directory``).
+    Launched bots run in the directory the tournament was started from (``bot_directory``);
+    isolated ones in sandboxes that mask ``hidden`` (the store's files) and ``log_dir``.
     The run holds the tournament's ``lease``: a second runner gets ``LeaseError`` before it
     changes anything. The tournament ends ``finished``, or ``paused`` however else the run stops
     (Ctrl-C, a bot that cannot start, an error): never ``running`` with no runner.
     """
-    workdir = bot_directory(store.tournament(tournament_id), store.config(tournament_id))
+    config = store.config(tournament_id)
+    workdir = bot_directory(store.tournament(tournament_id), config)
+    problem = isolation_problem(config, workdir)
+    if problem is not None:
+        raise RunError(problem)
+    isolation = Isolation(config.isolated, (*hidden, log_dir.resolve().parent))
     with lease(log_dir, tournament_id):
         store.reset_running(tournament_id)
         store.set_status(tournament_id, "running")
         finished = False
         try:
-            await _run(store, tournament_id, log_dir, hook, (host, port), workdir)
+            await _run(store, tournament_id, log_dir, hook, (host, port), workdir, isolation)
             finished = True
         except BaseExceptionGroup as group:
             raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
@@ -238,10 +251,14 @@ def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None
 
 async def _run(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook,
-    address: tuple[str, int], workdir: Path | None,
+    address: tuple[str, int], workdir: Path | None, isolation: Isolation,
 ) -> None:
-    async with open_referee(*address) as referee, trio.open_nursery() as nursery:
-        pool = BotPool(referee, nursery, log_dir, workdir=workdir)
+    sandboxed = any(isolation.isolated(name) for name in store.config(tournament_id).bot_names)
+    async with (
+        open_referee(*address, unix_socket=sandboxed) as referee,
+        trio.open_nursery() as nursery,
+    ):
+        pool = BotPool(referee, nursery, log_dir, workdir=workdir, isolation=isolation)
         try:
             run = _Run(store, tournament_id, pool, hook)
             await pool.start(run.config.bots, REMOTE_CONNECT_S)

@@ -7,10 +7,12 @@ the deal set. This works because the engine's deal depends only on (rules, playe
 first dealer and every hand's cards are fixed by the seed, while the seating decides which bot
 holds them.
 
-Everything is a pure function of the configuration: seeds come from SHA-256 of the tournament
-seed, the meeting's bot names and the deal-set index, so they are stable across Python versions and
-machines, and a meeting's deals do not change when other bots are added to the field. A job
-carries everything needed to play its game elsewhere (``Job.to_dict``).
+Everything is a pure function of the configuration and the tournament's secret ``DealKey``: seeds
+are keyed hashes of the meeting's bot names and the deal-set index (and the seating, for
+independent deals), so they are stable across Python versions and machines, a meeting's deals do
+not change when other bots are added to the field, and nobody without the key can predict them.
+Game ids come from the same key and the game's index: opaque names that say nothing about a deal.
+A job carries everything needed to play its game elsewhere (``Job.to_dict``).
 
 Jobs are ordered deal set first, then meeting, then seating: early jobs already cover every
 meeting (live ratings stay balanced), and a match can stop after any complete deal set.
@@ -18,13 +20,13 @@ meeting (live ratings stay balanced), and a match can stop after any complete de
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from craits.dealkey import DealKey, run_key
 from craits.engine import Rules
 from craits.referee.policy import FailurePolicy, TimeControl
 
@@ -53,6 +55,8 @@ class Job:
     """How to reach the bot at each seat (aligned with ``seats``)."""
     time: TimeControl
     failure: FailurePolicy
+    game_id: str = ""
+    """The opaque id bots see ("" in jobs stored before ids were keyed: see ``stored_game_id``)."""
 
     @property
     def deal_set_key(self) -> tuple[int, int]:
@@ -74,6 +78,7 @@ class Job:
             "launch": [b.to_dict() for b in self.launch],
             "time": section_dict(self.time),
             "failure": section_dict(self.failure),
+            "game_id": self.game_id,
         }
 
     @staticmethod
@@ -92,31 +97,40 @@ class Job:
             launch=tuple(bot_from_dict(b) for b in data["launch"]),
             time=TimeControl(**data["time"]),
             failure=FailurePolicy(**data["failure"]),
+            game_id=data.get("game_id", ""),
         )
 
 
-def build_schedule(config: TournamentConfig, tournament_id: str) -> list[Job]:
-    """Every game of the tournament, in play order (see the module docstring)."""
-    return list(iter_jobs(config, tournament_id))
+def build_schedule(
+    config: TournamentConfig, tournament_id: str, key: DealKey | None = None
+) -> list[Job]:
+    """Every game of the tournament, in play order (see the module docstring); ``key`` None
+    means the config's own (a fresh secret one each call when it has no seed)."""
+    return list(iter_jobs(config, tournament_id, key))
 
 
-def iter_jobs(config: TournamentConfig, tournament_id: str) -> Iterator[Job]:
+def iter_jobs(
+    config: TournamentConfig, tournament_id: str, key: DealKey | None = None
+) -> Iterator[Job]:
     """``build_schedule`` lazily."""
+    key = key or run_key(config.seed)
     meetings = list(iter_meetings(config))
     rules_json = config.rules.to_json()
     index = 0
     for deal_set in range(config.deal_sets):
         seatings = seat_orders(config.table_size, config.seatings, deal_set)
         for m, meeting in enumerate(meetings):
-            seed = deal_seed(config.seed, meeting, deal_set)
+            independent = config.independent(meeting)
             for rotation, order in enumerate(seatings):
                 seats = tuple(meeting[i] for i in order)
                 yield Job(
                     tournament_id=tournament_id, game_index=index, meeting_index=m,
                     meeting=meeting, deal_set=deal_set, rotation=rotation, seats=seats,
-                    seed=seed, rules_json=rules_json,
+                    seed=deal_seed(key, meeting, deal_set, rotation if independent else None),
+                    rules_json=rules_json,
                     launch=tuple(config.bot(name) for name in seats),
                     time=config.time, failure=config.failure,
+                    game_id=key.game_id("tournament-game", index),
                 )
                 index += 1
 
@@ -150,12 +164,21 @@ def seat_orders(table_size: int, seatings: str, deal_set: int = 0) -> list[tuple
     return [tuple((s + r) % k for s in range(k)) for r in range(k)]
 
 
-def deal_seed(tournament_seed: int, meeting: tuple[str, ...], deal_set: int) -> int:
-    """The engine seed of one deal set of one meeting: 63 bits of SHA-256, stable everywhere.
+def deal_seed(
+    key: DealKey, meeting: tuple[str, ...], deal_set: int, seating: int | None = None
+) -> int:
+    """The engine seed of one deal set of one meeting (of one seating of it, for independent
+    deals): 63 bits of the tournament key's HMAC, stable everywhere.
 
     The meeting enters as its sorted bot names, so the seed names *who* meets, not where the
     meeting falls in the schedule.
     """
-    text = f"craits-tournament:v1:{tournament_seed}:{','.join(sorted(meeting))}:{deal_set}"
-    digest = hashlib.sha256(text.encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    if seating is None:
+        return key.seed("tournament-deal", sorted(meeting), deal_set)
+    return key.seed("tournament-deal", sorted(meeting), deal_set, seating)
+
+
+def stored_game_id(job: Job, tournament_seed: int | None) -> str:
+    """The id bots see for a job: its keyed id, or for a job stored before ids were keyed the
+    id it had then (``s<seed>-g<index>``), so that resuming an old tournament changes nothing."""
+    return job.game_id or f"s{tournament_seed}-g{job.game_index}"

@@ -11,7 +11,10 @@ Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
 - ``tournaments``: id, name, the validated config (``TournamentConfig.to_dict``), seed, created,
   status (created, running, paused, finished), and (from version 2) ``workdir``: the directory
   the tournament was started from, where its bot commands run on every resume (NULL for
-  tournaments stored before version 2: they run in the current directory).
+  tournaments stored before version 2: they run in the current directory), and (from version 4)
+  ``deal_key``: the tournament's secret ``DealKey`` in hex, which every seed and game id of its
+  schedule derive from (NULL before version 4). ``seed`` is 0 when the config has none (a
+  secret tournament).
 - ``jobs``: the schedule, one row per game, with the self-contained ``Job`` JSON in ``spec`` and
   a status: pending, running (claimed by a runner), done (its game is recorded), skipped (a
   match stopped early by its SPRT).
@@ -89,6 +92,11 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     ),
     (
         f"PRAGMA application_id={APPLICATION_ID}",
+    ),
+    (
+        # The secret every deal and game id of the tournament derive from (hex; NULL for
+        # tournaments stored before: their seeds and ids are in their jobs already).
+        "ALTER TABLE tournaments ADD COLUMN deal_key TEXT",
     ),
 )
 """Migration i (0-based) takes the database from version i to version i + 1."""

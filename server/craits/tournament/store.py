@@ -38,6 +38,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from craits.dealkey import run_key
+
 from .config import TournamentConfig, config_from_dict
 from .records import FinishedGame, LogEntry
 from .results import GameResult
@@ -63,7 +65,8 @@ class TournamentInfo:
 
     id: str
     name: str
-    seed: int
+    seed: int | None
+    """The organiser's seed (a testing tournament), or None: deals from a secret key."""
     created: str
     status: str
     jobs: dict[str, int]
@@ -145,15 +148,16 @@ class Store:
         runner is in.
         """
         tid = tournament_id or uuid.uuid4().hex[:10]
-        jobs = build_schedule(config, tid)
+        key = run_key(config.seed)
+        jobs = build_schedule(config, tid, key)
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM tournaments WHERE id=?", (tid,)).fetchone():
                 raise StoreError(f"tournament {tid!r} already exists")
             db.execute(
-                "INSERT INTO tournaments (id, name, config, seed, created, status, workdir)"
-                " VALUES (?, ?, ?, ?, ?, 'created', ?)",
-                (tid, config.name, _json(config.to_dict()), config.seed, _now(),
-                 None if workdir is None else str(workdir)),
+                "INSERT INTO tournaments (id, name, config, seed, created, status, workdir,"
+                " deal_key) VALUES (?, ?, ?, ?, ?, 'created', ?, ?)",
+                (tid, config.name, _json(config.to_dict()), config.seed or 0, _now(),
+                 None if workdir is None else str(workdir), key.hex),
             )
             db.executemany(
                 "INSERT INTO jobs (tournament_id, game_index, meeting_index, deal_set, rotation,"
@@ -181,7 +185,8 @@ class Store:
             ):
                 counts[r["status"]] = r["n"]
         workdir = dict(row).get("workdir")  # none in a version 1 store opened to read
-        return TournamentInfo(row["id"], row["name"], row["seed"], row["created"], row["status"],
+        seed = json.loads(row["config"]).get("seed")  # stored configs before keys always had one
+        return TournamentInfo(row["id"], row["name"], seed, row["created"], row["status"],
                               counts, None if workdir is None else Path(workdir))
 
     def config(self, tournament_id: str) -> TournamentConfig:
@@ -328,7 +333,8 @@ class Store:
     def standings(self, tournament_id: str) -> Standings:
         """``compute_standings`` over the stored results (bootstrap seeded by the tournament)."""
         config = self.config(tournament_id)
-        return compute_standings(self.results(tournament_id), config.bot_names, seed=config.seed)
+        return compute_standings(self.results(tournament_id), config.bot_names,
+                                 seed=config.seed or 0)
 
     def game_log(self, tournament_id: str, game_index: int) -> list[LogEntry]:
         """A recorded game's log in order (empty if the game is not recorded)."""

@@ -1,0 +1,116 @@
+"""What fair play costs: the same tournament with its bots trusted, and sandboxed as adversaries.
+
+Usage: ``.venv/bin/python benchmarks/sandbox_bench.py [--deal-sets 4] [--table-size 3]
+[--rounds 2] [--json]``
+
+The bundled bots (greedy, random, lowcard) are given as *command* bots, so that the tournament
+treats them as programs: under ``trust = "trusted"`` each is one process for the whole run (the
+old behaviour); under ``trust = "adversarial"`` (the default) each runs in a bubblewrap sandbox
+and, at duplicate deals, as one process per seating (``table_size`` processes per bot). Both
+modes play the same schedule with the same seed; each round runs both, alternating, so the
+machine's noise falls on both alike. Also measured: how long one bot takes from launch to
+connected, plain and in a sandbox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from craits.referee import bridge, sandbox
+from craits.referee.launcher import launch, stop_all
+from craits.referee.server import open_referee
+from craits.tournament.config import config_from_dict
+from craits.tournament.runner import run_tournament
+from craits.tournament.store import Store
+
+BOTS = {"greedy": "GreedyBot", "random": "RandomBot", "lowcard": "LowCardBot"}
+
+
+def config_for(trust: str, deal_sets: int, table_size: int) -> dict[str, Any]:
+    return {
+        "name": f"bench-{trust}", "seed": 5, "trust": trust, "deal_sets": deal_sets,
+        "table_size": table_size, "concurrency": 4, "rules": {"short_game": True},
+        "bots": [{"name": n, "command": f"python3 -m craits_sdk run craits_bots.{n}:{c}"}
+                 for n, c in BOTS.items()],
+    }
+
+
+def one_tournament(trust: str, deal_sets: int, table_size: int) -> float:
+    """Games per second of one run."""
+    config = config_from_dict(config_for(trust, deal_sets, table_size))
+    with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "t.sqlite") as store:
+        Path(tmp).chmod(0o755)  # sandboxed bots (own user ids) run in it
+        tid = store.create_tournament(config, workdir=Path(tmp))
+        started = time.perf_counter()
+        bridge.run(run_tournament, store, tid, Path(tmp) / "logs")
+        seconds = time.perf_counter() - started
+        return store.tournament(tid).jobs["done"] / seconds
+
+
+async def _launch_to_connected(sandboxed: bool, log_dir: Path) -> float:
+    async with open_referee(unix_socket=True) as referee, trio.open_nursery() as nursery:
+        plan = None
+        if sandboxed:
+            assert referee.socket is not None
+            plan = sandbox.SandboxPlan(log_dir, referee.socket, sandbox.SandboxLimits(),
+                                       sandbox.runtime_dirs(), uid=sandbox.bot_uid())
+        started = time.perf_counter()
+        bot = await launch(referee.hub, referee.address, "random", "random", log_dir, plan=plan)
+        nursery.start_soon(bot.watch, referee.hub)
+        assert await referee.hub.wait_connected(bot.entry, 30)
+        seconds = time.perf_counter() - started
+        await stop_all(referee.hub, [bot])
+        nursery.cancel_scope.cancel()
+        return seconds
+
+
+def launch_to_connected(sandboxed: bool) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp).chmod(0o755)
+        return bridge.run(_launch_to_connected, sandboxed, Path(tmp))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deal-sets", type=int, default=4)
+    parser.add_argument("--table-size", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if (problem := sandbox.missing()) is not None:
+        raise SystemExit(problem)
+    rates: dict[str, list[float]] = {"trusted": [], "adversarial": []}
+    starts: dict[str, list[float]] = {"plain": [], "sandboxed": []}
+    for _ in range(args.rounds):
+        for trust in rates:
+            rates[trust].append(one_tournament(trust, args.deal_sets, args.table_size))
+        for kind in starts:
+            starts[kind].append(launch_to_connected(kind == "sandboxed"))
+    result = {
+        "table_size": args.table_size, "deal_sets": args.deal_sets, "rounds": args.rounds,
+        "games_per_s": {t: round(max(r), 2) for t, r in rates.items()},
+        "adversarial_vs_trusted": round(max(rates["adversarial"]) / max(rates["trusted"]), 2),
+        "launch_to_connected_ms": {k: round(1000 * statistics.median(v)) for k, v in
+                                   starts.items()},
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"tables of {args.table_size}, {args.deal_sets} deal sets, best of {args.rounds}:")
+    for trust, rate in result["games_per_s"].items():
+        print(f"  {trust:12} {rate:6.2f} games/s")
+    print(f"  adversarial / trusted: {result['adversarial_vs_trusted']:.2f}")
+    for kind, ms in result["launch_to_connected_ms"].items():
+        print(f"  one bot, launch to connected, {kind:9}: {ms} ms (median)")
+
+
+if __name__ == "__main__":
+    main()
