@@ -5,7 +5,7 @@ Usage: ``.venv/bin/python benchmarks/tournament_bench.py [--deal-sets 4] [--tabl
 
 Each run is a real tournament (``run_tournament``): an embedded gRPC referee, one process per
 bundled bot (greedy, random, lowcard), tables played ``concurrency`` at a time, every game
-recorded in a fresh SQLite database with its whole log. Decisions are counted in the stored logs.
+recorded in a fresh SQLite database with its record. Decisions are counted in the stored outcomes.
 """
 
 from __future__ import annotations
@@ -38,13 +38,16 @@ def one_run(deal_sets: int, table_size: int, concurrency: int) -> dict[str, Any]
         bridge.run(run_tournament, store, tid, Path(tmp) / "logs")
         seconds = time.perf_counter() - started
         games = store.tournament(tid).jobs["done"]
-        decisions = sum(
-            sum(1 for entry in store.game_log(tid, i) if entry.kind == "move")
-            for i in range(games)
-        )
+        decisions = sum(_decisions(store, tid, i) for i in range(games))
     return {"table_size": table_size, "concurrency": concurrency, "games": games,
             "seconds": round(seconds, 2), "games_per_s": round(games / seconds, 2),
             "decisions_per_s": round(decisions / seconds)}
+
+
+def _decisions(store: Store, tid: str, index: int) -> int:
+    """The decisions of one recorded game, as its stored outcome counts them."""
+    row = store.game_record(tid, index)
+    return 0 if row is None else int(row.outcome["decisions"])
 
 
 def main() -> None:

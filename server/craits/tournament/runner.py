@@ -3,7 +3,7 @@
 ``run_tournament`` starts an embedded referee, brings in the bots (``BotPool``), and runs
 ``concurrency`` table workers. Each worker claims the next pending job that does not put any bot
 over ``max_tables_per_bot``, plays it through the referee, and records the finished game (result
-and whole log) in one transaction. A killed run leaves at worst some jobs ``running`` with nothing
+and its record) in one transaction. A killed run leaves at worst some jobs ``running`` with nothing
 recorded; the next run resets them and plays them again from their seeds, so no game is lost or
 counted twice. A game's id is fixed when the tournament is created (an opaque keyed name, see
 ``schedule``), so a deterministic bot plays it the same way in a resumed run as in the first.
@@ -31,7 +31,7 @@ from .botpool import BotPool, Isolation, isolation_problem
 from .config import TournamentConfig
 from .elo import OnlineElo
 from .lease import lease
-from .records import FinishedGame, game_log
+from .records import FinishedGame, PlayLog
 from .results import GameResult
 from .schedule import Job, stored_game_id
 from .sprt import SprtResult, match_verdict
@@ -187,13 +187,13 @@ class _Run:
 
 
 def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
-    """What the store keeps of a refereed game: result, every event, every move with timing."""
+    """What the store keeps of a refereed game: result, every move with its timing, faults."""
     outcome = result.outcome
     return FinishedGame(
         tournament_id=tid, game_index=job.game_index, totals=result.totals,
         places=result.places, strikes=result.strikes, forfeited=result.forfeited,
         started=started, finished=time.time(),
-        log=game_log(result.events, result.moves, result.faults),
+        play=PlayLog.of(result.moves, result.faults),
         outcome={"hands_played": outcome.hands_played, "hand_scores": outcome.hand_scores,
                  "pressure_points": outcome.pressure_points,
                  "capped_hands": outcome.capped_hands, "decisions": len(result.moves),
