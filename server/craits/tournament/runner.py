@@ -24,6 +24,7 @@ from craits.exception_groups import sole_exception
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
+from craits.referee.policy import TimeControl
 from craits.referee.server import open_referee
 
 from .botpool import BotPool, Isolation, isolation_problem
@@ -134,7 +135,7 @@ class _Run:
         seats = [await self.pool.seat(name, self._slot(job, name)) for name in job.seats]
         spec = GameSpec(
             stored_game_id(job, self.config.seed), Rules.from_json(job.rules_json), job.seed,
-            job.time, job.failure,
+            job.time, job.failure, self._seat_times(job),
         )
         started = time.time()
         result = await play_game(spec, seats)
@@ -143,6 +144,12 @@ class _Run:
             self._report(job, result)
             if self.config.mode == "match":
                 await trio.to_thread.run_sync(self._sequential_test)
+
+    def _seat_times(self, job: Job) -> tuple[TimeControl, ...]:
+        """Each seat's time control: its bot's own (``[[bots]] move_ms``, ``bank_ms``), else the
+        job's; empty when every seat plays under the job's."""
+        times = tuple(self.config.bot(name).time_control(job.time) for name in job.seats)
+        return () if all(t == job.time for t in times) else times
 
     def _slot(self, job: Job, name: str) -> int:
         """Which of the bot's processes plays this game: for an isolated bot at duplicate
