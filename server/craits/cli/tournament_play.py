@@ -9,6 +9,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from craits import private
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import (
@@ -32,6 +33,7 @@ from .common import UsageError
 from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
 from .standings_text import print_standings, stored
+from .tls import tls_from_args
 
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 4
@@ -52,6 +54,7 @@ def demo_config() -> TournamentConfig:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
+    args.tls = tls_from_args(args)
     try:
         config = load_config(args.file, _bundled()) if args.file else demo_config()
         check_launchable(config.bots)
@@ -76,6 +79,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
+    args.tls = tls_from_args(args)
     db = database_path(args)
     with open_results(db, "write") as store:
         info = stored(store, args.id, db)
@@ -195,7 +199,7 @@ def make_log_dir(path: Path) -> None:
     """Make a log directory, or say why it cannot be made: before the tournament is created or
     set running, so that no failure to make it leaves a tournament "running"."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        private.make_dirs(path)
     except OSError as exc:
         in_the_way = isinstance(exc, FileExistsError | NotADirectoryError)
         why = "a file is in the way" if in_the_way else exc.strerror
@@ -210,7 +214,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     make_log_dir(log_dir(db, tid))
     try:
         bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host, args.port,
-                   store_files(db))
+                   store_files(db), args.tls)
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except bridge.ListenError as exc:

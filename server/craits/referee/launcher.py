@@ -24,6 +24,8 @@ from pathlib import Path
 
 import trio
 
+from craits import private
+
 from . import sandbox
 from .hub import BotEntry, BotHub
 
@@ -124,7 +126,7 @@ class BotProcess:
         """Copy what the bot writes into its log, up to ``output_limit`` bytes; read and drop
         the rest, so that a bot flooding its output neither blocks nor fills the disk."""
         kept = 0
-        with open(self.stderr_path, "ab") as log:
+        with os.fdopen(private.open_append(self.stderr_path), "ab") as log:
             async with trio.lowlevel.FdStream(self.output) as stream:
                 while chunk := await stream.receive_some(1 << 16):
                     if kept < self.output_limit:
@@ -212,7 +214,7 @@ async def launch(
         inside = f"unix:{sandbox.SOCKET_INSIDE}"
         env = sandbox.bot_env(_bot_path(), {**given, "CRAITS_SERVER": inside})
         argv, cwd = sandbox.bwrap_command(plan, argv, env), Path("/")
-    log_dir.mkdir(parents=True, exist_ok=True)
+    private.make_dirs(log_dir)
     stderr_path = log_dir / f"{_safe(log_name or name)}.stderr.log"
     reader, writer = os.pipe()
     try:
