@@ -43,8 +43,7 @@ class WireBot:
         async with grpc.aio.insecure_channel(self.address) as channel:
             call = pb_grpc.RefereeStub(channel).Connect(None)
             await call.write(hello(self.token))
-            while (packet := await call.read()) is not grpc.aio.EOF:
-                assert isinstance(packet, pb.RefereePacket)
+            while isinstance(packet := await call.read(), pb.RefereePacket):  # else EOF
                 if not await self._handle(call, packet):
                     return
 
@@ -79,6 +78,6 @@ async def first_message(address: str, packet: pb.BotPacket | None, wait_s: float
             return None
         finally:
             call.cancel()
-        if reply is grpc.aio.EOF or not isinstance(reply, pb.RefereePacket):
+        if not isinstance(reply, pb.RefereePacket):  # the stream ended (EOF)
             return None
         return reply.messages[0]

@@ -177,6 +177,9 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
     port = args.port if port is None else port
     if port:
         words += ["--port", str(port)]
+    tls = getattr(args, "tls", None)
+    if tls is not None:  # remote bots dial TLS: the resumed run must serve it too
+        words += ["--tls-cert", str(tls.cert), "--tls-key", str(tls.key)]
     return shlex.join(words)
 
 
