@@ -54,6 +54,9 @@ _ERROR_EXIT: Final = {
     pb.ERROR_CODE_SHUTDOWN: EXIT_OK,
 }
 
+_RETRIED_ON_REDIAL: Final = frozenset({pb.ERROR_CODE_BAD_TOKEN, pb.ERROR_CODE_ABUSE})
+"""Errors retried (with backoff) once this bot has been welcomed (``_on_referee_error``)."""
+
 _Call = grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]
 
 
@@ -328,10 +331,12 @@ def _on_referee_error(session: SessionLike, err: RefereeError, log: logging.Logg
     """Decide what a fatal ``Error`` means for this process.
 
     A bad token on a re-dial is retried: the referee may not yet have noticed that this bot's
-    previous stream is dead and still count the token as in use.
+    previous stream is dead and still count the token as in use. So is ``ABUSE`` on a re-dial:
+    the referee holds back an address that sent too many wrong tokens (another client behind
+    the same address may have), for a few seconds.
     """
-    if err.code == pb.ERROR_CODE_BAD_TOKEN and session.ever_welcomed:
-        return f"token refused on reconnect: {err.message}"
+    if err.code in _RETRIED_ON_REDIAL and session.ever_welcomed:
+        return f"refused on reconnect: {err.message}"
     status = _ERROR_EXIT.get(err.code, EXIT_FAILURE)
     (log.info if status == EXIT_OK else log.error)("the referee ended the connection: %s", err)
     raise _Fatal(status)
