@@ -4,7 +4,10 @@ client gets nothing from it; listening beyond loopback without TLS is warned abo
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +106,51 @@ def test_half_a_tls_pair_or_an_unreadable_file_is_a_usage_error(certs: Certs) ->
     swapped = run("--tls-cert", str(certs.key), "--tls-key", str(certs.cert))
     assert swapped.returncode == 2 and "is not a PEM" in swapped.stderr
     assert "Traceback" not in half.stderr + missing.stderr + swapped.stderr
+
+
+def test_a_tournament_served_over_tls_seats_a_remote_sdk_bot(certs: Certs, tmp_path: Path) -> None:
+    token = secrets.token_urlsafe(16)
+    config = tmp_path / "tls.toml"
+    config.write_text(TOURNAMENT.format(token=token))
+    run = subprocess.Popen(
+        [sys.executable, "-m", "craits", "tournament", "run", str(config), "--json",
+         "--db", str(tmp_path / "t.db"), "--tls-cert", str(certs.cert),
+         "--tls-key", str(certs.key)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    bot = None
+    try:
+        assert run.stderr is not None
+        for line in run.stderr:
+            if match := REMOTE_LINE.search(line):
+                break
+        else:
+            raise AssertionError("the tournament never said where the remote bot should dial")
+        env = {**os.environ, "CRAITS_SERVER": match[1], "CRAITS_TOKEN": token,
+               "CRAITS_TLS_CA": str(certs.ca)}
+        bot = subprocess.Popen(CLIENTS["sdk"], env=env, stderr=subprocess.DEVNULL)
+        out, _ = run.communicate(timeout=180)
+        assert run.returncode == 0
+        assert bot.wait(timeout=30) == 0
+    finally:
+        run.kill()
+        if bot is not None:
+            bot.kill()
+    rows = {r["bot"]: r for r in json.loads(out)["rows"]}
+    assert rows["friend"]["games"] == 2 and rows["friend"]["strikes"] == 0
+
+
+TOURNAMENT = """
+name = "over-tls"
+table_size = 2
+deal_sets = 1
+[rules]
+short_game = true
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "friend"
+remote = true
+token = "{token}"
+"""
+REMOTE_LINE = re.compile(r"remote bot friend: CRAITS_SERVER=(\S+)")

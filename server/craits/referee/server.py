@@ -33,10 +33,22 @@ class Referee:
     socket: Path | None = None
     """The Unix socket sandboxed bots dial (bound into each sandbox), when asked for."""
 
+    tls: bool = False
+    """Whether ``address`` speaks TLS."""
+
     @property
     def address(self) -> str:
         """``host:port`` for ``CRAITS_SERVER``."""
         return f"{self.host}:{self.port}"
+
+    @property
+    def local_address(self) -> str:
+        """What the bots this referee launches dial: its Unix socket when the port speaks TLS
+        (they have no CA to check it with, and the socket never leaves the machine), else
+        ``address``."""
+        if self.tls and self.socket is not None:
+            return f"unix:{self.socket}"
+        return self.address
 
 
 @asynccontextmanager
@@ -56,6 +68,7 @@ async def open_referee(
     Needs an asyncio loop hosting this trio run: start the program with ``bridge.run``.
     """
     hub = BotHub()
+    unix_socket = unix_socket or tls is not None  # for the bots it launches (local_address)
     private = Path(tempfile.mkdtemp(prefix="craits-")) if unix_socket else None
     socket = None if private is None else private / "referee.sock"
     bridge = GrpcBridge(hub, host, port, socket, tls)
@@ -65,7 +78,7 @@ async def open_referee(
             print(PLAIN_TEXT_WARNING.format(address=f"{host}:{bound}"), file=sys.stderr,
                   flush=True)
         try:
-            yield Referee(hub, host, bound, socket)
+            yield Referee(hub, host, bound, socket, tls is not None)
         finally:
             with trio.CancelScope(shield=True):
                 await bridge.stop()

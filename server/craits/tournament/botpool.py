@@ -181,7 +181,7 @@ class BotPool:
         name, slot = key
         spec = self._specs[name]
         process = await launch(
-            self._referee.hub, self._referee.address, launch_spec(spec), name, self._log_dir,
+            self._referee.hub, self._referee.local_address, launch_spec(spec), name, self._log_dir,
             cwd=self._bot_dir(spec), plan=self._plan(spec),
             log_name=name if slot == 0 else f"{name}.{slot}",
         )
