@@ -3,15 +3,22 @@ escape codes in its last stderr line, and control characters in a bad reply's te
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from craits.referee import bridge
 from craits.referee.game import GameResult
 from craits.referee.match import run_match
+from craits.report.stored import load_game
 from craits.text import printable
+from craits.tournament.config import config_from_dict
+from craits.tournament.records import LogEntry
+from craits.tournament.store import Store
 
 from ..bots.helpers import spec
+from ..report.helpers import play
 from .escaping_bot import LAST_WORDS
 
 ESCAPING_BOT = Path(__file__).with_name("escaping_bot.py")
@@ -38,3 +45,20 @@ def test_a_crashing_bots_escape_codes_reach_the_record_as_visible_text(tmp_path:
     assert _no_controls(detail)
     assert printable(LAST_WORDS) in detail and "\\x1b]0;pwned\\x07" in detail
     assert result.forfeited == (True, False)
+
+
+def test_a_fault_recorded_with_escape_codes_is_shown_escaped(tmp_path: Path) -> None:
+    """Games recorded before the referee escaped bot text are escaped when read back, for the
+    terminal and the HTML report alike."""
+    config = config_from_dict({"name": "old", "seed": 1, "table_size": 2, "deal_sets": 1,
+                               "bots": [{"name": "a"}, {"name": "b"}]})
+    with Store.open(tmp_path / "r.db") as store:
+        tid = store.create_tournament(config)
+        job = store.jobs(tid)[0]
+        finished = play(job)
+        raw = LogEntry("fault", 0, {"kind": "crash", "detail": LAST_WORDS, "decision": 1})
+        assert store.record_game(replace(finished, log=(*finished.log, raw)))
+        game = load_game(store, tid, job.game_index)
+    (fault,) = game.faults
+    assert fault.detail == printable(LAST_WORDS) and _no_controls(fault.detail)
+    assert _no_controls(json.dumps(game.to_dict(), ensure_ascii=False))

@@ -10,10 +10,11 @@ made once (by ``tournament.records.read_log``, beside the code that writes the l
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from craits.engine import Rules
+from craits.text import printable
 from craits.tournament.records import LogError, LoggedFault, LoggedMove, read_log
 from craits.tournament.results import GameResult
 from craits.tournament.schedule import Job
@@ -118,5 +119,8 @@ def _build(store: Store, tid: str, name: str, job: Job, result: GameResult) -> S
         log = read_log(store.game_log(tid, job.game_index))
     except LogError as exc:
         raise ReportError(f"game {job.game_index}: {exc}") from None
+    # A fault's detail may quote a bot; games recorded before the referee escaped it at the
+    # source are escaped here, for the terminal and the HTML report alike.
+    faults = tuple(replace(f, detail=printable(f.detail)) for f in log.faults)
     return StoredGame(tid, name, job, result, Rules.from_json(job.rules_json), log.moves,
-                      log.events, log.faults)
+                      log.events, faults)
