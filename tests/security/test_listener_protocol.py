@@ -3,18 +3,22 @@ wrong tokens by the hundred, streams that never say Hello; and the organiser's t
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import subprocess
 import sys
 
+import grpc
 import pytest
 import trio
 
 from craits.engine import preset
 from craits.referee import bridge, hub, listener, tokens
 from craits.referee.game import GameResult, GameSpec, play_game
-from craits.referee.server import open_referee
+from craits.referee.server import Referee, open_referee
 from craits.tournament.config import ConfigError, parse_config
 from craits.v1 import referee_pb2 as pb
+from craits.v1 import referee_pb2_grpc as pb_grpc
 
 from .wireclient import WireBot, first_message, hello
 
@@ -141,3 +145,75 @@ def test_hub_refuses_a_short_or_second_copy_of_a_token() -> None:
             referee_hub.issue_token("b", tokens.digest(token))
 
     trio.run(main)
+
+
+FLOOD = 40
+ENDED = 17
+"""Flood streams ended before the bot says Hello: then at least 33 were open, more than the
+(lowered) overall cap of 32, so without a cap per address the bot's stream would be ended."""
+
+
+def test_a_flood_of_silent_streams_from_one_address_ends_only_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot's stream opened before the flood (and not yet said Hello) survives ``FLOOD``
+    silent streams from another address, more than the referee lets wait overall: that
+    address's oldest are ended instead. (The overall cap is lowered to 32 so that the flood
+    stays small: a later grpc server in one test process took only ~57 new streams at once.)"""
+    monkeypatch.setattr(hub, "_MAX_WAITING_HELLO", 32)
+    async def main() -> tuple[list[pb.ErrorCode.ValueType], pb.RefereeMessage | None]:
+        async with open_referee(unix_socket=True) as referee:
+            token = referee.hub.issue_token("bot").token
+            return await bridge.wait_host(_flood_then_hello(referee.hub, referee, token))
+
+    ended, first = bridge.run(main)
+    assert ended == [pb.ERROR_CODE_ABUSE] * ENDED
+    assert first is not None and first.WhichOneof("payload") == "welcome"
+
+
+async def _flood_then_hello(referee_hub: hub.BotHub, referee: Referee, token: str
+                            ) -> tuple[list[pb.ErrorCode.ValueType], pb.RefereeMessage | None]:
+    """(asyncio) Open a bot's stream on the Unix socket, flood the TCP port with ``FLOOD`` silent
+    streams, then say Hello on the bot's stream; the flood's errors and the bot's answer."""
+    async with contextlib.AsyncExitStack() as stack:
+        bot_channel = await stack.enter_async_context(
+            grpc.aio.insecure_channel(f"unix:{referee.socket}"))
+        bot = pb_grpc.RefereeStub(bot_channel).Connect(None)
+        await _until_waiting(referee_hub, 1)
+        # one connection each: grpc may let a client open only a few streams per connection
+        # at a time, and this flood is about streams, whatever carries them
+        flood_channels = [await stack.enter_async_context(grpc.aio.insecure_channel(
+            referee.address, options=[("grpc.use_local_subchannel_pool", 1)]))
+            for _ in range(FLOOD)]
+        flood = [pb_grpc.RefereeStub(c).Connect(None) for c in flood_channels]
+        ended = await _errors(flood, ENDED)
+        await bot.write(hello(token))
+        reply = await bot.read()
+        for call in (*flood, bot):
+            call.cancel()
+    return ended, reply.messages[0] if isinstance(reply, pb.RefereePacket) else None
+
+
+async def _until_waiting(referee_hub: hub.BotHub, streams: int) -> None:
+    """(asyncio) Wait until the hub has seen ``streams`` streams not yet past Hello."""
+    async with asyncio.timeout(20):
+        while referee_hub.waiting_for_hello() < streams:
+            await asyncio.sleep(0.01)
+
+
+async def _errors(calls: list[grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]],
+                  count: int) -> list[pb.ErrorCode.ValueType]:
+    """The error codes of the first ``count`` of ``calls`` to be ended, whichever they are."""
+    reads = [asyncio.ensure_future(call.read()) for call in calls]
+    codes = []
+    try:
+        for done in asyncio.as_completed(reads, timeout=20):
+            packet = await done
+            assert isinstance(packet, pb.RefereePacket)
+            codes.append(packet.messages[0].error.code)
+            if len(codes) == count:
+                return codes
+    finally:
+        for read in reads:
+            read.cancel()
+    raise AssertionError(f"only {len(codes)} of the flood's streams were ended")

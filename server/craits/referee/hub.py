@@ -37,6 +37,10 @@ Closer = Callable[[], None]
 _MAX_WAITING_HELLO: Final = 64
 """Streams that have not said Hello yet; a new one beyond this ends the oldest, so streams that
 never say Hello cannot use up the server's streams and lock real bots out."""
+WAITING_HELLO_PER_ADDRESS: Final = 16
+"""Of those, from one network address; a new one beyond this ends that address's oldest, so one
+client flooding streams ends only its own, never a bot's that is about to say Hello. (The Unix
+socket, reached only by the referee's own bots, is under the overall cap alone.)"""
 _REFUSALS_PER_S: Final = 1_000
 """Refused replies a stream may cause per second before it is closed (``ERROR_CODE_ABUSE``):
 far beyond any bot's honest mistakes, and it bounds what one flooding bot takes from the other
@@ -153,6 +157,10 @@ class BotHub:
                 await entry.connected.wait()
         return entry.session is not None
 
+    def waiting_for_hello(self) -> int:
+        """How many open streams have not said Hello yet."""
+        return len(self._waiting_hello)
+
     def close_all(self) -> None:
         """Tell every bot the referee is shutting down (so it exits instead of re-dialling)."""
         for session in list(self._sessions.values()):
@@ -164,13 +172,24 @@ class BotHub:
         Hello first."""
         session = Session(f"s{next(self._ids)}", compose, close, peer)
         self._sessions[session.session_id] = session
-        if len(self._waiting_hello) >= _MAX_WAITING_HELLO:
-            oldest = next(iter(self._waiting_hello.values()))
-            self._fatal(oldest, pb.ERROR_CODE_ABUSE,
-                        f"more than {_MAX_WAITING_HELLO} streams are waiting to say Hello; "
-                        "send Hello as the first message")
+        self._make_room_to_wait(peer)
         self._waiting_hello[session.session_id] = session
         return session
+
+    def _make_room_to_wait(self, peer: str) -> None:
+        """End the oldest stream waiting to say Hello from ``peer`` if it has
+        ``WAITING_HELLO_PER_ADDRESS``, else the oldest of all if there are
+        ``_MAX_WAITING_HELLO``."""
+        waiting = self._waiting_hello.values()
+        mine = [s for s in waiting if s.peer == peer] if peer else []
+        if len(mine) >= WAITING_HELLO_PER_ADDRESS:
+            oldest, limit = mine[0], f"{WAITING_HELLO_PER_ADDRESS} from {peer}"
+        elif len(waiting) >= _MAX_WAITING_HELLO:
+            oldest, limit = next(iter(waiting)), str(_MAX_WAITING_HELLO)
+        else:
+            return
+        self._fatal(oldest, pb.ERROR_CODE_ABUSE, f"more than {limit} streams are waiting to "
+                    "say Hello; send Hello as the first message")
 
     def on_packet(self, session: Session, packet: pb.BotPacket) -> None:
         """Handle every message of a packet in order, by its ``oneof`` case."""
