@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from craits.engine import Rules, RulesError
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
+from craits.referee import tokens
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
 from craits.referee.sandbox import LIMIT_RANGES, SandboxLimits
 from craits.suggest import did_you_mean
@@ -59,7 +60,9 @@ class BotSpec:
     command: str = ""
     """For ``command``: a shell command line that starts the bot (it dials the referee)."""
     token: str = ""
-    """For ``remote``: the token the bot presents when it connects ("" = the server issues one)."""
+    """For ``remote``: the ``tokens.digest`` of the token the bot presents when it connects
+    ("" = the server issues one). A configuration file may give the token or its digest; only
+    the digest is kept, so a stored configuration never holds the token itself."""
     directory: str = ""
     """For ``command``: the bot's own directory (relative to the tournament's), where it runs and
     all of its own files it may read in the sandbox ("" = the tournament's directory)."""
@@ -289,6 +292,10 @@ def _read_bots(top: TableReader, bundled_names: Collection[str] | None) -> tuple
         if bot.name in seen:
             raise ConfigError(f"bots[{i}].name: duplicate bot name {bot.name!r}")
         seen.add(bot.name)
+    try:
+        tokens.check_unique((bot.name, bot.token) for bot in bots)
+    except tokens.TokenError as exc:
+        raise ConfigError(f"bots: {exc}") from None
     return bots
 
 
@@ -318,6 +325,12 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         entry.fail(given[1], f"a bot is one of bundled, command or remote, not {both}")
     if token and not remote:
         entry.fail("token", "only a remote bot has a token")
+    if token and not tokens.is_digest(token):
+        try:
+            tokens.check(token)
+        except tokens.TokenError as exc:
+            entry.fail("token", str(exc))
+        token = tokens.digest(token)
     for key, on in (("dir", directory), ("limits", limits)):
         if on and not command:
             entry.fail(key, "only a command bot has a directory and sandbox limits")

@@ -24,6 +24,7 @@ from craits.exception_groups import sole_exception
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
+from craits.referee.listener import TlsFiles
 from craits.referee.policy import TimeControl
 from craits.referee.server import open_referee
 
@@ -204,6 +205,7 @@ def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> Fini
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
     host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (),
+    tls: TlsFiles | None = None,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
@@ -212,6 +214,7 @@ async def run_tournament(
     The run holds the tournament's ``lease``: a second runner gets ``LeaseError`` before it
     changes anything. The tournament ends ``finished``, or ``paused`` however else the run stops
     (Ctrl-C, a bot that cannot start, an error): never ``running`` with no runner.
+    ``tls``: remote bots dial over TLS.
     """
     config = store.config(tournament_id)
     workdir = bot_directory(store.tournament(tournament_id), config)
@@ -224,7 +227,8 @@ async def run_tournament(
         store.set_status(tournament_id, "running")
         finished = False
         try:
-            await _run(store, tournament_id, log_dir, hook, (host, port), workdir, isolation)
+            await _run(store, tournament_id, log_dir, hook, (host, port), workdir, isolation,
+                       tls)
             finished = True
         except BaseExceptionGroup as group:
             raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
@@ -252,10 +256,11 @@ def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None
 async def _run(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook,
     address: tuple[str, int], workdir: Path | None, isolation: Isolation,
+    tls: TlsFiles | None = None,
 ) -> None:
     sandboxed = any(isolation.isolated(name) for name in store.config(tournament_id).bot_names)
     async with (
-        open_referee(*address, unix_socket=sandboxed) as referee,
+        open_referee(*address, unix_socket=sandboxed, tls=tls) as referee,
         trio.open_nursery() as nursery,
     ):
         pool = BotPool(referee, nursery, log_dir, workdir=workdir, isolation=isolation)
