@@ -25,14 +25,15 @@ def print_standings(store: Store, tid: str, as_json: bool) -> None:
     verdict of a match: what ``run``, ``resume`` and ``show`` end with."""
     standings = store.standings(tid)
     config = store.config(tid)
-    verdict = match_verdict(config, store.results(tid)) if config.mode == "match" else None
+    verdict = match_verdict(config, store.results(tid)) if config.sprt is not None else None
     if as_json:
         extra = {"sprt": dataclasses.asdict(verdict)} if verdict else {}
         print_json({"tournament": tid, **standings.to_dict(), **extra})
         return
     print(format_standings(standings))
     if verdict is not None:
-        print(format_verdict(verdict, *config.bot_names[:2]))
+        tested = (config.gauntlet, "the field") if config.gauntlet else config.bot_names[:2]
+        print(format_verdict(verdict, *tested))
 
 
 def format_verdict(v: SprtResult, a: str, b: str) -> str:
@@ -49,12 +50,12 @@ def format_standings(s: Standings) -> str:
     pct = round(s.confidence * 100)
     lines = [
         f"{s.games} games in {s.deal_sets} deal sets; ratings: Bradley-Terry on the Elo scale, "
-        f"{pct}% intervals from {s.resamples} bootstrap resamples of deal sets",
+        f"{s.interval_note}",
         f"{'rank':>4}  {'bot':<20} {'rating':>7} {f'{pct}% interval':>17} {'games':>6} "
         f"{'mean pts':>9} {'wins':>5} {'strikes':>7}",
     ]
     for r in s.rows:
-        interval = f"[{r.low:+.0f}, {r.high:+.0f}]"
+        interval = r.interval
         lines.append(
             f"{r.rank:>4}  {r.bot:<20} {r.rating:>+7.0f} {interval:>17} {r.stats.games:>6} "
             f"{r.stats.mean_points:>9.1f} {r.stats.wins:>5} {r.stats.strikes:>7}"

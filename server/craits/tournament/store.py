@@ -326,9 +326,9 @@ class Store:
         ]
 
     def standings(self, tournament_id: str) -> Standings:
-        """``compute_standings`` over the stored results (bootstrap seeded by the tournament)."""
+        """``compute_standings`` over the stored results."""
         config = self.config(tournament_id)
-        return compute_standings(self.results(tournament_id), config.bot_names, seed=config.seed)
+        return compute_standings(self.results(tournament_id), config.bot_names)
 
     def game_log(self, tournament_id: str, game_index: int) -> list[LogEntry]:
         """A recorded game's log in order (empty if the game is not recorded)."""
