@@ -150,7 +150,7 @@ def test_match_mode_takes_sprt_settings() -> None:
         ('mode = "gauntlet"\ngauntlet = "zz"\n' + THREE_BOTS, "gauntlet: 'zz' is not one of"),
         ('gauntlet = "a"\n' + THREE_BOTS, 'gauntlet: only with mode = "gauntlet"'),
         ('mode = "match"\n' + THREE_BOTS, 'mode: "match" is two bots'),
-        ("[sprt]\nelo1 = 5\n" + THREE_BOTS, 'sprt: only with mode = "match"'),
+        ("[sprt]\nelo1 = 5\n" + THREE_BOTS, 'sprt: only with mode = "match" or "gauntlet"'),
         ('name = ""\n' + THREE_BOTS, "name: must be a non-empty string"),
         ("[time]\nmove_ms = 0\n" + THREE_BOTS, "time.move_ms: must be a whole number from 1"),
         ("[time]\nmoves = 5\n" + THREE_BOTS, "time.moves: unknown key"),
