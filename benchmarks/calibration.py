@@ -1,7 +1,7 @@
 """Do the printed intervals and LOS mean what they say? Measured on real tournaments.
 
 Usage: ``.venv/bin/python benchmarks/calibration.py [--tournaments 120] [--deal-sets 2,3,5,10,20,50]
-[--fields null] [--methods interval] [--workers 2] [--cache FILE] [--json]``
+[--fields k3,ordered] [--methods standings] [--workers 2] [--cache FILE] [--json | --markdown]``
 
 Under the null (identical bundled ``random`` bots: every true rating is 0) it plays tournaments of
 the largest deal-set count (``calibration_games``: the tournament's own schedule, the bundled bots
@@ -16,6 +16,9 @@ each with a 95% Wilson interval for its own binomial uncertainty. Under a known 
 (``greedy``, ``lowcard``, ``random``) the truth is the fit to one very long tournament, and the
 report adds how often LOS > 97.5% names the right pair order (power) or the wrong one.
 ``--methods`` compares the candidate interval methods on the same games (docs/ratings.md).
+
+Fields: ``k2`` … ``k5`` are 2, 3, 4, 5 random bots at tables of as many; ``-ind`` deals every
+game afresh instead of duplicate deals; ``ordered`` is greedy, lowcard and random at tables of 3.
 """
 
 from __future__ import annotations
@@ -87,8 +90,10 @@ def _bootstrap(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
 
 
 def _clustered(method: str) -> Method:
+    """A deal-set interval method printing at every size (the standings stop below a minimum:
+    this shows why)."""
     def run(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
-        c = clustered_ratings(results, bots, method=method)
+        c = clustered_ratings(results, bots, method=method, min_units=2)
         return Printed(c.ratings, c.low, c.high, c.los, c.enough)
     return run
 
@@ -253,6 +258,24 @@ def print_report(report: dict[str, Any]) -> None:
                       f"{_rate(cell.get('power'), short=True)}")
 
 
+def print_markdown(report: dict[str, Any]) -> None:
+    """The same tables as Markdown (docs/ratings.md quotes them)."""
+    print("| field | method | deal sets | deal-set units | printed | coverage (95% CI) | "
+          "LOS > 97.5% wrongly (95% CI) | power |")
+    print("|---|---|---:|---:|---:|---|---|---:|")
+    for name, entry in report["fields"].items():
+        deal = "dup" if entry["duplicate"] else "indep"
+        label = f"{name}: {len(entry['bots'])} × {entry['bots'][0]}" if name != "ordered" else (
+            f"ordered: {', '.join(entry['bots'])}")
+        for method, result in entry["methods"].items():
+            for d, cell in result["sizes"].items():
+                print(f"| {label}, tables of {entry['table_size']}, {deal}, "
+                      f"{report['tournaments']} tournaments | {method} | {d} | "
+                      f"{cell['deal_set_units']} | {cell['printed']}/{cell['tournaments']} | "
+                      f"{_rate(cell.get('coverage'))} | {_rate(cell.get('false_separation'))} | "
+                      f"{_rate(cell.get('power'), short=True)} |")
+
+
 def _rate(entry: dict[str, Any] | None, short: bool = False) -> str:
     if entry is None:
         return "not enough games" if not short else "-"
@@ -299,6 +322,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cache", type=Path, default=None,
                         help="JSON-lines file keeping played tournaments between runs")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     args = parser.parse_args(argv)
     if args.tournaments < 1 or args.workers < 1:
         parser.error("--tournaments and --workers must be at least 1")
@@ -307,6 +331,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     report["seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(report))
+    elif args.markdown:
+        print_markdown(report)
     else:
         print_report(report)
         print(f"\n{report['seconds']} s")
