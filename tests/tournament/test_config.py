@@ -133,6 +133,14 @@ def test_match_mode_takes_sprt_settings() -> None:
     assert config_from_dict(plain.to_dict()) == plain
 
 
+def test_a_gauntlet_has_a_sequential_test_only_when_it_asks_for_one() -> None:
+    gauntlet = 'mode = "gauntlet"\ngauntlet = "a"\ntable_size = 2\n' + THREE_BOTS
+    assert parse_config(gauntlet).sprt is None
+    tested = parse_config(gauntlet + "[sprt]\nelo1 = 40\n")
+    assert tested.sprt == SprtSettings(elo1=40.0)
+    assert config_from_dict(tested.to_dict()) == tested
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
