@@ -259,20 +259,19 @@ def print_report(report: dict[str, Any]) -> None:
 
 
 def print_markdown(report: dict[str, Any]) -> None:
-    """The same tables as Markdown (docs/ratings.md quotes them)."""
-    print("| field | method | deal sets | deal-set units | printed | coverage (95% CI) | "
-          "LOS > 97.5% wrongly (95% CI) | power |")
-    print("|---|---|---:|---:|---:|---|---|---:|")
+    """The same tables in Markdown, one per field and method (docs/ratings.md quotes them)."""
     for name, entry in report["fields"].items():
-        deal = "dup" if entry["duplicate"] else "indep"
-        label = f"{name}: {len(entry['bots'])} × {entry['bots'][0]}" if name != "ordered" else (
-            f"ordered: {', '.join(entry['bots'])}")
+        deal = "duplicate" if entry["duplicate"] else "independent"
         for method, result in entry["methods"].items():
+            print(f"\n**{name}** ({', '.join(entry['bots'])} at tables of {entry['table_size']}, "
+                  f"{deal} deals, {report['tournaments']} tournaments), {method}:\n")
+            print("| deal sets | units | printed | coverage (95% CI) | LOS > 97.5% wrongly "
+                  "(95% CI) | LOS > 97.5% rightly |")
+            print("|---:|---:|---:|---|---|---:|")
             for d, cell in result["sizes"].items():
-                print(f"| {label}, tables of {entry['table_size']}, {deal}, "
-                      f"{report['tournaments']} tournaments | {method} | {d} | "
-                      f"{cell['deal_set_units']} | {cell['printed']}/{cell['tournaments']} | "
-                      f"{_rate(cell.get('coverage'))} | {_rate(cell.get('false_separation'))} | "
+                print(f"| {d} | {cell['deal_set_units']} | {cell['printed']}/"
+                      f"{cell['tournaments']} | {_rate(cell.get('coverage'))} | "
+                      f"{_rate(cell.get('false_separation'))} | "
                       f"{_rate(cell.get('power'), short=True)} |")
 
 

@@ -144,10 +144,13 @@ def decisions(truth: dict[str, float], only: str | None, table_size: int, edge_n
 # The error-rate check, the same for a match and for gauntlets: at the truth elo0 the test
 # accepts H1 in at most about alpha of the runs, at elo1 it accepts H0 in at most about beta.
 # alpha = beta = 0.05 over 120 runs: 6 expected, 13 is beyond 2.9 binomial standard errors.
+# The gauntlets' fields are spread around 0 (so the candidate's expected score against their mix
+# is ½ at 0 Elo, and within 0.002 of the Elo expectation at 120).
+FIELD = {"A": 0.0, "B": 0.0, "c": 40.0, "d": -40.0}
 SHAPES = [
     ("match", {"A": 0.0, "B": 0.0}, None, 2),
-    ("gauntlet, tables of 2", {"A": 0.0, "B": 0.0, "c": 0.0, "d": 0.0}, "A", 2),
-    ("gauntlet, tables of 3", {"A": 0.0, "B": 0.0, "c": 0.0, "d": 0.0}, "A", 3),
+    ("gauntlet, tables of 2", FIELD, "A", 2),
+    ("gauntlet, tables of 3", FIELD, "A", 3),
 ]
 
 
