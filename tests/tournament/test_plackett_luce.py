@@ -15,9 +15,9 @@ from .synthetic import round_robin, spread_ratings
 
 def test_recovers_known_strengths() -> None:
     truth = spread_ratings(4, 120)
-    fitted = plackett_luce(round_robin(truth, 3, 150, seed=3), list(truth))
+    fitted = plackett_luce(round_robin(truth, 3, 60, seed=3), list(truth))
     for bot, rating in truth.items():
-        assert fitted[bot] == pytest.approx(rating, abs=30)
+        assert fitted[bot] == pytest.approx(rating, abs=40)
     assert sum(fitted.values()) == pytest.approx(0.0, abs=1e-9)
 
 
