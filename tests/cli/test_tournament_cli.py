@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,8 +104,11 @@ def test_a_gauntlet_with_sprt_stops_when_its_bot_beats_the_field(tmp_path: Path)
                                     "table_size = 2") + '[[bots]]\nname = "lowcard"\n')
     ran = _run("tournament", "run", str(config), "--db", str(tmp_path / "g.sqlite"))
     assert ran.returncode == 0, ran.stderr
-    assert "SPRT greedy vs the field: accept H1: greedy is stronger than the field" in ran.stdout
-    games = int(ran.stdout.split(" games in ")[0])
+    assert "SPRT greedy vs the field: H1 accepted" in ran.stdout
+    assert "H1: greedy is stronger than the field" in ran.stdout
+    played = re.search(r"^(\d+) games in ", ran.stdout, re.MULTILINE)
+    assert played is not None, ran.stdout
+    games = int(played[1])
     assert games < 2 * 2 * 60  # two meetings of two seatings: stopped well before the end
 
 
