@@ -210,7 +210,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     make_log_dir(log_dir(db, tid))
     try:
         bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host, args.port,
-                   store_files(db))
+                   store_files(db), args.workers)
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except bridge.ListenError as exc:

@@ -18,7 +18,15 @@ import trio
 from craits.engine import Event, Game, Move, Outcome, Rules
 
 from .policy import FailurePolicy, Fault, SeatClock, TimeControl, default_move
-from .seats import Decision, Seat, SeatGone, SeatResult, Table, TooManyBadReplies
+from .seats import (
+    AnswerTooLate,
+    Decision,
+    Seat,
+    SeatGone,
+    SeatResult,
+    Table,
+    TooManyBadReplies,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +223,10 @@ class _Referee:
                 move = await self._decide(seat, decision)
             except TooManyBadReplies as exc:
                 self._fault(decision, "bad_replies", exc.last_reason)
+                return None
+            except AnswerTooLate as exc:
+                clock.bank_ms = 0.0
+                self._fault(decision, "timeout", str(exc))
                 return None
             except SeatGone:
                 if await self._wait_back(seat, clock):

@@ -47,9 +47,13 @@ MAX_GAMES: Final = 1_000_000
 BOT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 """Bot names appear in tables, CSV files and command lines: keep them plain."""
 
+PYTHON_TARGET: Final = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+"""``module:Class`` of an in-process bot."""
+
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """One participant and how to reach it; ``kind`` is ``bundled``, ``command`` or ``remote``."""
+    """One participant and how to reach it; ``kind`` is ``bundled``, ``command``, ``python`` or
+    ``remote``."""
 
     name: str
     kind: str = "bundled"
@@ -57,6 +61,9 @@ class BotSpec:
     """For ``bundled``: which bundled bot plays (defaults to ``name``)."""
     command: str = ""
     """For ``command``: a shell command line that starts the bot (it dials the referee)."""
+    python: str = ""
+    """For ``python``: the ``module:Class`` of an SDK ``Bot`` played inside the tournament's
+    own processes (the in-process lane: trusted code, no bot process, no gRPC)."""
     token: str = ""
     """For ``remote``: the token the bot presents when it connects ("" = the server issues one)."""
     directory: str = ""
@@ -76,6 +83,8 @@ class BotSpec:
                 out["dir"] = self.directory
             if self.limits != SandboxLimits():
                 out["limits"] = section_dict(self.limits)
+        elif self.kind == "python":
+            out["python"] = self.python
         elif self.kind == "remote":
             out["remote"] = True
             if self.token:
@@ -284,6 +293,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         entry.fail("name", f"{name!r} is not a plain name (letters, digits, _ . + -; at most 64)")
     bundled = entry.text("bundled", "")
     command = entry.command("command")
+    python = entry.text("python", "")
     remote = entry.boolean("remote", False)
     token = entry.text("token", "")
     directory = entry.text("dir", "")
@@ -291,11 +301,13 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     if limits is None:
         entry.mark("limits")
     entry.finish()
-    given = [key for key, on in (("bundled", bundled), ("command", command), ("remote", remote))
-             if on]
+    given = [key for key, on in (("bundled", bundled), ("command", command), ("python", python),
+                                 ("remote", remote)) if on]
     if len(given) > 1:
         both = " and ".join(given)
-        entry.fail(given[1], f"a bot is one of bundled, command or remote, not {both}")
+        entry.fail(given[1], f"a bot is one of bundled, command, python or remote, not {both}")
+    if python and not PYTHON_TARGET.fullmatch(python):
+        entry.fail("python", f"{python!r} is not module:Class (e.g. mybots.smart:SmartBot)")
     if token and not remote:
         entry.fail("token", "only a remote bot has a token")
     for key, on in (("dir", directory), ("limits", limits)):
@@ -304,6 +316,8 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     if command:
         return BotSpec(name, "command", command=command, directory=directory,
                        limits=limits or SandboxLimits())
+    if python:
+        return BotSpec(name, "python", python=python)
     if remote:
         return BotSpec(name, "remote", token=token)
     which = bundled or name
@@ -311,7 +325,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         key = "bundled" if bundled else "name"
         known = ", ".join(sorted(bundled_names)) or "none"
         entry.fail(key, f"no bundled bot {which!r} (bundled bots: {known}; "
-                   "or give command = ... or remote = true)")
+                   "or give command = ..., python = ... or remote = true)")
     return BotSpec(name, "bundled", bundled=which)
 
 

@@ -1,0 +1,129 @@
+"""The in-process lane: SDK bots played inside the runner, judged like bot processes.
+
+Real runs throughout (a real SQLite store; the gRPC lane with a real referee and real bot
+processes): the same tournament seed gives the very same games in either lane, and a bot that
+raises, answers illegally or thinks too long is charged by the same failure policy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from craits.referee import bridge
+from craits.referee.launcher import LaunchError
+from craits.tournament.botpool import check_launchable
+from craits.tournament.config import ConfigError, config_from_dict
+from craits.tournament.runner import run_tournament
+from craits.tournament.store import Store
+
+TARGETS = {
+    "greedy": "craits_bots.greedy:GreedyBot",
+    "lowcard": "craits_bots.lowcard:LowCardBot",
+    "random": "craits_bots.random:RandomBot",
+}
+
+
+def _config(lanes: dict[str, str], **extra: Any) -> dict[str, Any]:
+    """Greedy, lowcard and random, each bundled (a bot process) or ``python`` (in process)."""
+    bots = [{"name": name, "python": TARGETS[name]} if lane == "python" else {"name": name}
+            for name, lane in lanes.items()]
+    return {"name": "lanes", "seed": 41, "table_size": 3, "deal_sets": 2, "concurrency": 3,
+            "rules": {"short_game": True}, "bots": bots, **extra}
+
+
+def _play(tmp_path: Path, data: dict[str, Any], label: str) -> tuple[Store, str]:
+    store = Store.open(tmp_path / f"{label}.sqlite")
+    tid = store.create_tournament(config_from_dict(data), tournament_id="cup")
+    bridge.run(run_tournament, store, tid, tmp_path / "logs" / label)
+    return store, tid
+
+
+def _games(store: Store, tid: str) -> list[tuple[Any, ...]]:
+    """Every game's totals, places and whole log (every event, move and fault), minus timing."""
+    return [
+        (r.game_index, r.totals, r.places, r.strikes,
+         [(e.kind, e.seat, dict(e.data)) for e in store.game_log(tid, r.game_index)])
+        for r in store.results(tid)
+    ]
+
+
+def test_the_same_games_in_process_over_grpc_and_mixed(tmp_path: Path) -> None:
+    names = ("greedy", "lowcard", "random")
+    runs = {
+        label: _games(*_play(tmp_path, _config(lanes), label))
+        for label, lanes in (
+            ("grpc", dict.fromkeys(names, "bundled")),
+            ("inprocess", dict.fromkeys(names, "python")),
+            ("mixed", {"greedy": "python", "lowcard": "bundled", "random": "python"}),
+        )
+    }
+    assert len(runs["grpc"]) == 6
+    assert any(kind == "move" for kind, _, _ in runs["grpc"][0][4])
+    assert runs["inprocess"] == runs["grpc"]
+    assert runs["mixed"] == runs["grpc"]
+
+
+def _faults(tmp_path: Path, target: str, **extra: Any) -> list[tuple[int, str, str]]:
+    """(seat, kind, detail) of every fault against the misbehaving bot, over its games."""
+    data = _config({"greedy": "python", "lowcard": "python"}, table_size=2, deal_sets=1,
+                   **extra)
+    data["bots"].append({"name": "bad", "python": f"tests.tournament.inprocess_bots:{target}"})
+    store, tid = _play(tmp_path, data, target)
+    assert store.tournament(tid).jobs == {"pending": 0, "running": 0, "done": 6, "skipped": 0}
+    faults = []
+    for result in store.results(tid):
+        if "bad" not in result.seats:
+            continue
+        for entry in store.game_log(tid, result.game_index):
+            if entry.kind in ("strike", "forfeit", "fault"):
+                assert result.seats[entry.seat] == "bad"
+                faults.append((entry.seat, str(entry.data["kind"]), str(entry.data["detail"])))
+        bad = result.seats.index("bad")
+        assert result.forfeited[bad] and result.places[bad] == 2
+    return faults
+
+
+def test_an_exception_is_a_recorded_fault(tmp_path: Path) -> None:
+    faults = _faults(tmp_path, "Raiser")
+    assert faults and {kind for _, kind, _ in faults} == {"error"}
+    assert all(detail == "RuntimeError: boom" for _, _, detail in faults)
+
+
+def test_an_illegal_move_is_refused_then_struck(tmp_path: Path) -> None:
+    faults = _faults(tmp_path, "Illegal", failure={"max_retries": 1, "max_strikes": 2})
+    assert faults and {kind for _, kind, _ in faults} == {"bad_replies"}
+
+
+def test_a_slow_move_is_charged_after_the_fact(tmp_path: Path) -> None:
+    faults = _faults(tmp_path, "Slow", time={"move_ms": 200, "bank_ms": 0},
+                     failure={"max_strikes": 1})
+    assert [kind for _, kind, _ in faults] == ["timeout"] * 4  # one forfeit in each game
+    assert all("charged after the fact" in detail for _, _, detail in faults)
+
+
+@pytest.mark.parametrize(("target", "says"), [
+    ("no_such_module_here:Bot", "cannot import 'no_such_module_here'"),
+    ("tests.tournament.inprocess_bots:Missing", "has no 'Missing'"),
+    ("tests.tournament.inprocess_bots:NotABot", "is not a subclass of craits_sdk.Bot"),
+])
+def test_a_bot_that_cannot_be_made_is_refused_before_play(target: str, says: str) -> None:
+    config = config_from_dict(_config({"greedy": "python", "lowcard": "python"}, table_size=2)
+                              | {"bots": [{"name": "greedy"}, {"name": "x", "python": target}]})
+    with pytest.raises(LaunchError, match=f"bot 'x': .*{says}"):
+        check_launchable(config.bots)
+
+
+def test_python_is_module_colon_class_and_only_one_kind() -> None:
+    def two(second: dict[str, Any]) -> dict[str, Any]:
+        return {"table_size": 2, "bots": [{"name": "a"}, {"name": "b", **second}]}
+
+    with pytest.raises(ConfigError, match=r"bots\[1\]\.python: 'greedy' is not module:Class"):
+        config_from_dict(two({"python": "greedy"}))
+    with pytest.raises(ConfigError, match="one of bundled, command, python or remote"):
+        config_from_dict(two({"python": "m:C", "command": "x"}))
+    spec = config_from_dict(two({"python": "m.n:C"})).bots[1]
+    assert (spec.kind, spec.python, spec.to_dict()) == ("python", "m.n:C",
+                                                        {"name": "b", "python": "m.n:C"})
