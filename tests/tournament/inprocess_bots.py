@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
+from craits.engine import Move
 from craits.engine.cards import CARDS
+from craits_bots.greedy import GreedyBot
 from craits_sdk import Bot, MoveLike, View
 
 SLOW_S = 0.5
@@ -36,3 +40,15 @@ class Slow(Bot):
 
 class NotABot:
     """Not a ``craits_sdk.Bot``."""
+
+
+class DiesOnce(GreedyBot):
+    """Greedy, but the first decision after ``$KILL_ONCE`` names a file kills its whole process
+    (a worker, as kill -9 would), once: it removes the file first."""
+
+    def decide(self, view: View) -> Move:
+        marker = os.environ.get("KILL_ONCE", "")
+        if marker and os.path.exists(marker):
+            os.unlink(marker)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().decide(view)

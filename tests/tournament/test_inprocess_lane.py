@@ -16,9 +16,10 @@ import pytest
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import check_launchable
-from craits.tournament.config import ConfigError, config_from_dict
+from craits.tournament.config import ConfigError, config_from_dict, fairness_notes
 from craits.tournament.runner import run_tournament
 from craits.tournament.store import Store
+from craits.tournament.workers import WorkerError
 
 TARGETS = {
     "greedy": "craits_bots.greedy:GreedyBot",
@@ -128,6 +129,28 @@ def test_python_is_module_colon_class_and_only_one_kind() -> None:
         config_from_dict(two({"python": "greedy"}))
     with pytest.raises(ConfigError, match="one of bundled, command, python or remote"):
         config_from_dict(two({"python": "m:C", "command": "x"}))
-    spec = config_from_dict(two({"python": "m.n:C"})).bots[1]
+    config = config_from_dict(two({"python": "m.n:C"}))
+    assert any(note.startswith("b play in this process") for note in fairness_notes(config))
+    spec = config.bots[1]
     assert (spec.kind, spec.python, spec.to_dict()) == ("python", "m.n:C",
                                                         {"name": "b", "python": "m.n:C"})
+
+
+def test_a_worker_killed_mid_run_pauses_it_and_a_resume_plays_the_same_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lanes = dict.fromkeys(("greedy", "lowcard", "random"), "python")
+    straight = _games(*_play(tmp_path, _config(lanes), "straight"))
+    data = _config(lanes)
+    data["bots"][0]["python"] = "tests.tournament.inprocess_bots:DiesOnce"
+    marker = tmp_path / "kill-once"
+    marker.touch()
+    monkeypatch.setenv("KILL_ONCE", str(marker))
+    with pytest.raises(WorkerError, match=r"worker process \d exited with status -9"):
+        _play(tmp_path, data, "killed", workers=2)
+    assert not marker.exists()
+    store = Store.open(tmp_path / "killed.sqlite")
+    assert store.tournament("cup").status == "paused"
+    assert store.tournament("cup").jobs["done"] < len(straight)
+    bridge.run(partial(run_tournament, workers=2), store, "cup", tmp_path / "logs" / "killed")
+    assert _games(store, "cup") == straight

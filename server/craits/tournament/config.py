@@ -444,6 +444,10 @@ def fairness_notes(c: TournamentConfig) -> list[str]:
     if c.trust == "trusted" and commands:
         notes.append(f'trust = "trusted": {", ".join(commands)} run unsandboxed, one process '
                      "for every game: only for bots you trust")
+    inprocess = [b.name for b in c.bots if b.kind == "python"]
+    if inprocess:
+        notes.append(f"{', '.join(inprocess)} play in this process (python = ...): trusted code "
+                     "that could read everything the organiser can; only for bots you trust")
     remotes = [b.name for b in c.bots if b.kind == "remote"]
     if c.trust == "adversarial" and c.deals == "duplicate" and remotes:
         notes.append(f"{', '.join(remotes)} play remotely and keep their memory between games: "

@@ -72,6 +72,8 @@ async def serve(conn: Connection, setup: WorkerSetup) -> None:
             await _play_sent(conn, LocalTables(pool, config, setup.tournament_id))
         except BaseException as raised:
             exc = sole_exception(raised) if isinstance(raised, BaseExceptionGroup) else raised
+            if isinstance(exc, BrokenPipeError | ConnectionResetError):
+                return  # the run process is gone (or let us go): nobody to tell
             if type(exc).__name__ not in ERRORS:
                 raise
             conn.send(("error", type(exc).__name__, str(exc)))

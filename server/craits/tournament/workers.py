@@ -59,7 +59,7 @@ class WorkerTables:
 
     async def ready(self) -> None:
         """Wait until the worker's bots are all in (or raise what kept them out)."""
-        self._check(await receive(self._conn), "ready")
+        self._check(await self._receive(), "ready")
 
     async def play(self, job: Job) -> FinishedGame:
         """Send the job to the worker; its finished game, once ``listen`` has it."""
@@ -74,17 +74,25 @@ class WorkerTables:
     async def listen(self) -> None:
         """Hand each finished game to its table; raise if the worker fails or goes."""
         while True:
-            message = self._check(await receive(self._conn), "done")
+            message = self._check(await self._receive(), "done")
             game = message[1]
             assert isinstance(game, FinishedGame), "a worker sent something else as a game"
             self._waiting[game.game_index].send_nowait(game)
 
-    def _check(self, message: tuple[object, ...] | None, expected: str) -> tuple[object, ...]:
-        if message is None:
-            code = self._process.poll()
-            how = "is gone" if code is None else f"exited with status {code}"
-            raise WorkerError(f"worker process {self.number} {how}; the games it was playing "
-                              "were kept for a resume")
+    async def _receive(self) -> tuple[object, ...]:
+        """The worker's next message; ``WorkerError`` saying how it ended if it has."""
+        message = await receive(self._conn)
+        if message is not None:
+            return tuple(message)
+        try:
+            code = await trio.to_thread.run_sync(self._process.wait, STOP_WAIT_S)
+            how = f"exited with status {code}"
+        except subprocess.TimeoutExpired:
+            how = "closed its connection"
+        raise WorkerError(f"worker process {self.number} {how}; the games it was playing "
+                          "were kept for a resume")
+
+    def _check(self, message: tuple[object, ...], expected: str) -> tuple[object, ...]:
         if message[0] == "error":
             raise ERRORS[str(message[1])](str(message[2]))
         if message[0] != expected:
