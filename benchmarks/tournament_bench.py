@@ -1,7 +1,7 @@
 """Tournament throughput, end to end: both lanes, one or more worker processes, and the store.
 
 Usage: ``.venv/bin/python benchmarks/tournament_bench.py [--deal-sets 8] [--table-size 3]
-[--lanes grpc inprocess] [--workers 1 2] [--concurrency 4] [--short] [--json]``
+[--lanes grpc inprocess] [--workers 1 2] [--concurrency 4 8] [--short] [--json]``
 
 Each run is a real tournament (``run_tournament``) of greedy, random and lowcard, every game
 recorded in a fresh SQLite database with its whole log. The ``grpc`` lane plays them as bundled
@@ -103,18 +103,20 @@ def main() -> None:
     parser.add_argument("--lanes", nargs="+", choices=("grpc", "inprocess"),
                         default=["grpc", "inprocess"])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[4],
+                        help="tables per worker (each value is a run)")
     parser.add_argument("--short", action="store_true", help="short games (default: full)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     try:
         for lane in args.lanes:
-            config = config_for(lane, args.deal_sets, args.table_size, args.concurrency,
-                                args.short)
-            for workers in args.workers:
-                row, games = one_run(config, lane, workers)
-                rows.append(row)
+            for concurrency in args.concurrency:
+                config = config_for(lane, args.deal_sets, args.table_size, concurrency,
+                                    args.short)
+                for workers in args.workers:
+                    row, games = one_run(config, lane, workers)
+                    rows.append(row)
         ceiling = store_ceiling(config, games)
     except ConfigError as exc:
         parser.error(str(exc))
