@@ -7,6 +7,8 @@ raises, answers illegally or thinks too long is charged by the same failure poli
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -16,9 +18,9 @@ import pytest
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import check_launchable
-from craits.tournament.config import ConfigError, config_from_dict, fairness_notes
-from craits.tournament.runner import run_tournament
-from craits.tournament.store import Store
+from craits.tournament.config import BotSpec, ConfigError, config_from_dict, fairness_notes
+from craits.tournament.runner import run_tournament, worker_count
+from craits.tournament.store import Store, TournamentInfo
 from craits.tournament.workers import WorkerError
 
 TARGETS = {
@@ -154,3 +156,18 @@ def test_a_worker_killed_mid_run_pauses_it_and_a_resume_plays_the_same_games(
     assert store.tournament("cup").jobs["done"] < len(straight)
     bridge.run(partial(run_tournament, workers=2), store, "cup", tmp_path / "logs" / "killed")
     assert _games(store, "cup") == straight
+
+
+def test_how_many_workers_start() -> None:
+    config = config_from_dict(_config(dict.fromkeys(("greedy", "lowcard", "random"), "python"),
+                                      concurrency=4))
+    pending = {"pending": 40, "running": 0, "done": 0, "skipped": 0}
+    info = TournamentInfo("cup", "lanes", 41, "", "running", pending, None)
+    assert worker_count(config, 3, 0, info) == 3
+    assert worker_count(config, 3, 50051, info) == 1  # one referee on a fixed port
+    assert worker_count(config, None, 0, info) == min(os.cpu_count() or 1, 40 // 8)
+    few = dataclasses.replace(info, jobs={**pending, "pending": 2})
+    assert worker_count(config, 3, 0, few) == 2
+    assert worker_count(config, None, 0, few) == 1
+    remote = dataclasses.replace(config, bots=(*config.bots[:2], BotSpec("far", "remote")))
+    assert worker_count(remote, 3, 0, info) == 1

@@ -60,11 +60,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=port, default=0,
                         help="port the referee listens on (0, the default, picks a free one); "
                         "fix one so remote bots can be told CRAITS_SERVER in advance")
-    parser.add_argument("--workers", type=int_range(1, 1024), default=os.cpu_count() or 1,
-                        metavar="N",
+    parser.add_argument("--workers", type=int_range(1, 1024), default=None, metavar="N",
                         help="worker processes that play tables, each with its own bots "
-                        "(default: the number of cores, here %(default)s); 1 plays in this "
-                        "process; a tournament with remote bots or a fixed --port uses 1")
+                        f"(default: one per core, here {os.cpu_count() or 1}, but fewer for a "
+                        "small tournament); 1 plays in this process; a tournament with remote "
+                        "bots or a fixed --port uses 1")
 
 
 def cmd_list(args: argparse.Namespace) -> int:

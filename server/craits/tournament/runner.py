@@ -11,6 +11,7 @@ counted twice. A game's id is fixed when the tournament is created (an opaque ke
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -178,12 +179,14 @@ class _Run:
 
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
-    host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (), workers: int = 1,
+    host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (),
+    workers: int | None = 1,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
     ``workers`` > 1: that many worker processes play the tables, each with its own bots, and
-    this process only claims and records (``workers``); see ``worker_count`` for when fewer run.
+    this process only claims and records (``workers``); None: as many as pay off (see
+    ``worker_count``, also for when fewer run).
 
     Launched bots run in the directory the tournament was started from (``bot_directory``);
     isolated ones in sandboxes that mask ``hidden`` (the store's files) and ``log_dir``.
@@ -213,14 +216,22 @@ async def run_tournament(
 
 
 def worker_count(
-    config: TournamentConfig, asked: int, port: int, info: TournamentInfo
+    config: TournamentConfig, asked: int | None, port: int, info: TournamentInfo
 ) -> int:
     """How many worker processes to start for ``asked``: one (this process plays) when a bot
     is remote (it connects to one referee, at one address) or the port is fixed (only one
-    referee can listen on it); never more than there are games left to play."""
+    referee can listen on it); never more than there are games left to play.
+
+    ``asked`` None: one per core, but no more than one per two rounds of ``concurrency`` games
+    left: a worker costs an interpreter's start and bot processes of its own, which a small
+    tournament never earns back.
+    """
     if port or any(bot.kind == "remote" for bot in config.bots):
         return 1
-    return max(1, min(asked, info.jobs.get("pending", 0)))
+    pending = info.jobs.get("pending", 0)
+    if asked is None:
+        asked = min(os.cpu_count() or 1, pending // (2 * config.concurrency))
+    return max(1, min(asked, pending))
 
 
 def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None:
