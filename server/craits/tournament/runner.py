@@ -1,12 +1,14 @@
 """Playing a stored tournament: many tables at once under trio, every result recorded at once.
 
-``run_tournament`` starts an embedded referee, brings in the bots (``BotPool``), and runs
-``concurrency`` table workers. Each worker claims the next pending job that does not put any bot
-over ``max_tables_per_bot``, plays it through the referee, and records the finished game (result
-and whole log) in one transaction. A killed run leaves at worst some jobs ``running`` with nothing
-recorded; the next run resets them and plays them again from their seeds, so no game is lost or
-counted twice. A game's id is fixed when the tournament is created (an opaque keyed name, see
-``schedule``), so a deterministic bot plays it the same way in a resumed run as in the first.
+``run_tournament`` runs ``concurrency`` tables in each place that plays them: this process (an
+embedded referee, if any bot has a process, and the bots: ``BotPool``, ``LocalTables``), or with
+``workers`` > 1 each worker process (``workers``). Each table claims the next pending job that
+does not put any bot over ``max_tables_per_bot`` there, has it played, and records the finished
+game (result and whole log) in one transaction: this process is the store's one writer. A killed
+run leaves at worst some jobs ``running`` with nothing recorded; the next run resets them and
+plays them again from their seeds, so no game is lost or counted twice. A game's id is fixed
+when the tournament is created (an opaque keyed name, see ``schedule``), so a deterministic bot
+plays it the same way in a resumed run as in the first, in any process.
 """
 
 from __future__ import annotations
