@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from craits.referee import bridge
+from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import check_launchable
 from craits.tournament.config import BotSpec, ConfigError, config_from_dict, fairness_notes
@@ -163,11 +164,13 @@ def test_how_many_workers_start() -> None:
                                       concurrency=4))
     pending = {"pending": 40, "running": 0, "done": 0, "skipped": 0}
     info = TournamentInfo("cup", "lanes", 41, "", "running", pending, None)
-    assert worker_count(config, 3, 0, info) == 3
-    assert worker_count(config, 3, 50051, info) == 1  # one referee on a fixed port
-    assert worker_count(config, None, 0, info) == min(os.cpu_count() or 1, 40 // 8)
+    free = (DEFAULT_HOST, 0)
+    assert worker_count(config, 3, info, free) == 3
+    assert worker_count(config, 3, info, (DEFAULT_HOST, 50051)) == 1  # one referee on a port
+    assert worker_count(config, 3, info, ("0.0.0.0", 0)) == 1  # a host for remote bots
+    assert worker_count(config, None, info, free) == min(os.cpu_count() or 1, 40 // 8)
     few = dataclasses.replace(info, jobs={**pending, "pending": 2})
-    assert worker_count(config, 3, 0, few) == 2
-    assert worker_count(config, None, 0, few) == 1
+    assert worker_count(config, 3, few, free) == 2
+    assert worker_count(config, None, few, free) == 1
     remote = dataclasses.replace(config, bots=(*config.bots[:2], BotSpec("far", "remote")))
-    assert worker_count(remote, 3, 0, info) == 1
+    assert worker_count(remote, 3, info, free) == 1

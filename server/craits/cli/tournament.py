@@ -64,7 +64,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="worker processes that play tables, each with its own bots "
                         f"(default: one per core, here {os.cpu_count() or 1}, but fewer for a "
                         "small tournament); 1 plays in this process; a tournament with remote "
-                        "bots or a fixed --port uses 1")
+                        "bots, --host or --port uses 1")
 
 
 def cmd_list(args: argparse.Namespace) -> int:

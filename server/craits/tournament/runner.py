@@ -205,7 +205,7 @@ async def run_tournament(
     with lease(log_dir, tournament_id):
         store.reset_running(tournament_id)
         store.set_status(tournament_id, "running")
-        workers = worker_count(config, workers, port, store.tournament(tournament_id))
+        workers = worker_count(config, workers, store.tournament(tournament_id), (host, port))
         finished = False
         try:
             await _run(store, tournament_id, log_dir, hook, (host, port), workdir, isolation,
@@ -218,17 +218,18 @@ async def run_tournament(
 
 
 def worker_count(
-    config: TournamentConfig, asked: int | None, port: int, info: TournamentInfo
+    config: TournamentConfig, asked: int | None, info: TournamentInfo, address: tuple[str, int]
 ) -> int:
     """How many worker processes to start for ``asked``: one (this process plays) when a bot
-    is remote (it connects to one referee, at one address) or the port is fixed (only one
-    referee can listen on it); never more than there are games left to play.
+    is remote (it connects to one referee, at one address) or the referee's address was chosen
+    (only one referee can listen on a fixed port, and a host is chosen for remote bots to reach
+    it); never more than there are games left to play.
 
     ``asked`` None: one per core, but no more than one per two rounds of ``concurrency`` games
     left: a worker costs an interpreter's start and bot processes of its own, which a small
     tournament never earns back.
     """
-    if port or any(bot.kind == "remote" for bot in config.bots):
+    if address != (DEFAULT_HOST, 0) or any(bot.kind == "remote" for bot in config.bots):
         return 1
     pending = info.jobs.get("pending", 0)
     if asked is None:
