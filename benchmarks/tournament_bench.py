@@ -4,14 +4,14 @@ Usage: ``.venv/bin/python benchmarks/tournament_bench.py [--deal-sets 8] [--tabl
 [--lanes grpc inprocess] [--workers 1 2] [--concurrency 4 8] [--short] [--json]``
 
 Each run is a real tournament (``run_tournament``) of greedy, random and lowcard, every game
-recorded in a fresh SQLite database with its whole log. The ``grpc`` lane plays them as bundled
+recorded in a fresh SQLite database with its record. The ``grpc`` lane plays them as bundled
 bots: an embedded gRPC referee and one process per bot, in each worker; the ``inprocess`` lane as
 ``python = "module:Class"`` bots inside each worker, with no referee server at all. With one
 worker the run process plays; with more, worker processes play and the run process records.
-Decisions are counted in the stored logs.
+Decisions are counted in the games' outcomes.
 
 Last, the single writer's ceiling: every game of the last run recorded again, one transaction
-each as the runner does, into a fresh store: games per second with full logs, no play at all.
+each as the runner does, into a fresh store: games per second, no play at all.
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def store_ceiling(config: TournamentConfig, games: list[FinishedGame]) -> dict[s
         for game in games:
             store.record_game(game)
         seconds = time.perf_counter() - started
-    rows = sum(len(g.log) for g in games)
-    return {"store_games": len(games), "log_rows_per_game": round(rows / max(1, len(games))),
+    moves = sum(len(g.play.choices) for g in games)
+    return {"store_games": len(games), "moves_per_game": round(moves / max(1, len(games))),
             "seconds": round(seconds, 2), "games_per_s": round(len(games) / seconds, 1)}
 
 
@@ -127,8 +127,8 @@ def main() -> None:
     for r in rows:
         print(f"{r['lane']} | {r['workers']} | {r['table_size']} | {r['concurrency']} | "
               f"{r['games']} | {r['seconds']} | {r['games_per_s']} | {r['decisions_per_s']}")
-    print(f"store alone: {ceiling['store_games']} games of ~{ceiling['log_rows_per_game']} log "
-          f"rows in {ceiling['seconds']} s: {ceiling['games_per_s']} games/s")
+    print(f"store alone: {ceiling['store_games']} games of ~{ceiling['moves_per_game']} moves "
+          f"in {ceiling['seconds']} s: {ceiling['games_per_s']} games/s")
 
 
 if __name__ == "__main__":

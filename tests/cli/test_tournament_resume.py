@@ -22,6 +22,9 @@ import pytest
 
 from craits.cli.database import DEFAULT_DB
 from craits.cli.tournament_play import resume_command
+from craits.tournament.record_format import decode
+from craits.tournament.records import LoggedFault
+from craits.tournament.store import Store
 
 from .helpers import TINY, Result, Runner, done_games
 
@@ -63,11 +66,16 @@ def start_and_interrupt(tmp_path: Path, interrupted: Interrupt) -> tuple[Path, P
     return home, db, str(tid)
 
 
-def faults(db: Path) -> list[tuple[str, str]]:
+def faults(db: Path) -> list[LoggedFault]:
     """Every strike, forfeit or fault any recorded game logged."""
-    with sqlite3.connect(db) as con:
-        return con.execute("SELECT kind, data FROM events WHERE kind IN"
-                           " ('strike', 'forfeit', 'fault')").fetchall()
+    found: list[LoggedFault] = []
+    with Store.open(db, mode="read") as store:
+        [info] = store.tournaments()
+        for result in store.results(info.id):
+            row = store.game_record(info.id, result.game_index)
+            assert row is not None and row.record is not None
+            found += decode(row.record).faults
+    return found
 
 
 def test_resume_from_another_directory_runs_bots_where_the_tournament_started(

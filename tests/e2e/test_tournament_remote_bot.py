@@ -108,8 +108,10 @@ def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
             capture_output=True, text=True, timeout=120,
         )
     assert run.returncode == 2
-    # the header, then one line with the OS's reason, and no log line of grpc's own between
-    header, error = run.stderr.splitlines()
+    # the header (and its notes), then one line with the OS's reason, and no log line of grpc's
+    # own between
+    header, *notes, error = run.stderr.splitlines()
+    assert all(note.startswith("note: ") for note in notes)
     assert header.startswith("tournament ")
     assert error == (f"craits: error: cannot listen on 127.0.0.1:{port}: Address already in use;"
                      " choose another --port (or 0) and run again (no tournament was kept)")

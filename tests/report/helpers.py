@@ -1,8 +1,8 @@
 """A small stored tournament to replay and report on, played in process in a second or two.
 
-Games are played by seeded random policies and logged by the real runner's ``game_log`` (every
-engine event, then every move with its decision number and time, then the referee's strikes),
-so replays and reports read exactly what a real tournament leaves. One game
+Games are played by seeded random policies and recorded as the real runner records them
+(``PlayLog.of``: every move with its decision number and time, and the referee's strikes), so
+replays and reports read exactly what a real tournament leaves. One game
 carries a referee strike and a defaulted move; the tournament's name is hostile HTML, to check
 that every page escapes it.
 """
@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from craits.engine import Game, Rules
+from craits.engine.record import choice_of
 from craits.referee.game import MoveRecord
 from craits.referee.policy import Fault
-from craits.tournament.records import FinishedGame, game_log
+from craits.tournament.records import FinishedGame, PlayLog
 from craits.tournament.schedule import Job
 
 HOSTILE_NAME = '<script>alert("pwn")</script> & <b>friends</b>'
@@ -59,13 +60,15 @@ def play(job: Job) -> FinishedGame:
             strikes[seat] += 1
             faults.append(Fault(seat, "timeout", "no valid move within 1.000s", decision,
                                 strike=True, forfeit=False))
-        moves.append(MoveRecord(decision, seat, move, 1.5, struck))
+        moves.append(MoveRecord(decision, seat, move, 1.5, struck,
+                                choice_of(game.legal_moves(), move)))
         game.apply(move)
     assert game.outcome is not None
     n = len(job.seats)
     return FinishedGame(
         tournament_id=job.tournament_id, game_index=job.game_index, totals=game.outcome.totals,
         places=game.outcome.places, strikes=tuple(strikes), forfeited=(False,) * n,
-        started=time.time(), finished=time.time(), log=game_log(game.events, moves, faults),
-        outcome={"hands_played": game.outcome.hands_played},
+        started=time.time(), finished=time.time(), play=PlayLog.of(moves, faults),
+        outcome={"hands_played": game.outcome.hands_played,
+                 "hand_scores": game.outcome.hand_scores},
     )

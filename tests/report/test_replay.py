@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,9 +15,8 @@ import pytest
 
 from craits.engine import GameRecord, replay
 from craits.report.steps import ReplayMismatch, steps
-from craits.report.stored import load_game
+from craits.report.stored import StoredGame, load_game
 from craits.report.terminal import Style, render
-from craits.tournament.records import LogEntry
 from craits.tournament.store import Store
 
 from .helpers import BOTS, STRUCK_DECISION, STRUCK_GAME, Run, Tournament
@@ -34,14 +35,14 @@ def hand_blocks(text: str) -> dict[int, str]:
 
 def stored_hand_scores(store: Store, tid: str, index: int) -> dict[int, list[tuple[str, int,
                                                                                    int]]]:
-    """Per hand, (bot, hand score, total after) from the stored log's score events."""
-    seats = store.jobs(tid)[index].seats
+    """Per hand, (bot, hand score, total after) from the score events of the stored game."""
+    game = load_game(store, tid, index)
     hands: dict[int, list[tuple[str, int, int]]] = {1: []}
-    for entry in store.game_log(tid, index):
-        if entry.kind == "hand_score":
-            hands[len(hands)].append((seats[entry.seat], entry.data.get("value", 0),
-                                      entry.data["aux"]))
-        elif entry.kind == "hand_end":
+    for event in game.events:
+        if event["kind"] == "hand_score":
+            hands[len(hands)].append((game.seats[event["seat"]], event.get("value", 0),
+                                      event["aux"]))
+        elif event["kind"] == "hand_end":
             hands[len(hands) + 1] = []
     return {n: rows for n, rows in hands.items() if rows}
 
@@ -69,14 +70,14 @@ def test_every_hand_score_and_the_result_match_the_store(
             }
 
 
-def _deals_by_hand(log: list[LogEntry]) -> list[tuple[int, LogEntry]]:
+def _deals_by_hand(game: StoredGame) -> list[tuple[int, dict[str, Any]]]:
     """Every deal event with the number of its hand."""
     hand, out = 0, []
-    for entry in log:
-        if entry.kind == "hand_start":
-            hand = entry.data["aux"]
-        elif entry.kind == "deal":
-            out.append((hand, entry))
+    for event in game.events:
+        if event["kind"] == "hand_start":
+            hand = event["aux"]
+        elif event["kind"] == "deal":
+            out.append((hand, dict(event)))
     return out
 
 
@@ -95,20 +96,20 @@ def test_a_seat_never_sees_another_seats_hidden_cards(
     run = craits("replay", tournament.id, 0, "--seat", seat, "--db", tournament.db)
     assert run.status == 0, run.err
     with Store.open(tournament.db) as store:
-        seats = store.jobs(tournament.id)[0].seats
-        log = store.game_log(tournament.id, 0)
-    deals = _deals_by_hand(log)
+        game = load_game(store, tournament.id, 0)
+    seats, deals = game.seats, _deals_by_hand(game)
     for line in run.out.splitlines():
         if CARD.search(line):
             assert public_or_own(line, seats[seat]), line
     blocks = hand_blocks(run.out)
     width, checked = max(map(len, seats)), 0
     for hand, deal in deals:
-        block, dealt = blocks[hand], deal.data["cards"]
-        if deal.seat == seat:
+        block, dealt = blocks[hand], deal["cards"]
+        if deal["seat"] == seat:
             assert f"  {seats[seat]:<{width}}  {' '.join(dealt)}\n" in block
             continue
-        assert re.search(f"^  {re.escape(seats[deal.seat])} +{len(dealt)} cards?$", block, re.M)
+        assert re.search(f"^  {re.escape(seats[deal['seat']])} +{len(dealt)} cards?$", block,
+                         re.M)
         for card in dealt:
             first = next(line for line in block.splitlines() if card in CARD.findall(line))
             assert re.match(r"^(  \S+ plays |    \S+ .* left )", first), (hand, card, first)
@@ -119,8 +120,9 @@ def test_a_seat_never_sees_another_seats_hidden_cards(
 def test_the_full_view_shows_every_deal(tournament: Tournament, craits: Craits) -> None:
     run = craits("replay", tournament.id, 0, "--db", tournament.db)
     with Store.open(tournament.db) as store:
-        for deal in (e for e in store.game_log(tournament.id, 0) if e.kind == "deal"):
-            assert " ".join(deal.data["cards"]) in run.out
+        for deal in (e for e in load_game(store, tournament.id, 0).events
+                     if e["kind"] == "deal"):
+            assert " ".join(deal["cards"]) in run.out
 
 
 def test_one_hand_only(tournament: Tournament, craits: Craits) -> None:
@@ -194,3 +196,30 @@ def test_unknown_tournament_and_missing_database(tournament: Tournament, craits:
     run = craits("replay", tournament.id, "0", "--db", missing)
     assert run.status == 2 and "no results database" in run.err
     assert not missing.exists()
+
+
+def _tampered(tournament: Tournament, tmp_path: Path, sql: str) -> Path:
+    """A copy of the tournament's store with one game changed behind the store's back."""
+    db = tmp_path / "tampered.sqlite"
+    shutil.copyfile(tournament.db, db)
+    with sqlite3.connect(db) as con:
+        con.execute(sql)
+    con.close()
+    return db
+
+
+@pytest.mark.parametrize(("sql", "fragment"), [
+    ("UPDATE games SET totals = '[1, 2, 3]' WHERE id = 1", "does not end as stored: totals"),
+    ("UPDATE games SET outcome = '{\"hands_played\": 3}' WHERE id = 1",
+     "does not end as stored: hands_played"),
+    ("UPDATE games SET record = X'00' WHERE id = 1", "the stored record is damaged"),
+])
+def test_a_record_that_does_not_replay_as_stored_is_a_loud_error(
+    tournament: Tournament, craits: Craits, tmp_path: Path, sql: str, fragment: str
+) -> None:
+    db = _tampered(tournament, tmp_path, sql)
+    for command in (("replay", tournament.id, 0), ("replay", tournament.id, 0, "--json"),
+                    ("report", tournament.id, "--html", tmp_path / "site", "--quiet")):
+        run = craits(*command, "--db", db)
+        assert run.status == 1 and run.out == "", (command, run)
+        assert run.err.startswith("craits: error: game 0: ") and fragment in run.err

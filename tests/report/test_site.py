@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+import shutil
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from craits.engine import Game, format_cards
 from craits.engine.cards import SUIT_LETTERS
+from craits.report import site
 from craits.report.frames import game_frames
 from craits.report.stored import iter_games
 from craits.tournament.store import Store
@@ -95,3 +100,56 @@ def test_every_viewer_state_matches_the_engine(tournament: Tournament) -> None:
         assert live.outcome is not None
         assert states[-1]["k"] == "over" and states[-1]["tot"] == list(game.result.totals)
         assert [h["scores"] for h in data["hands"]] == [list(s) for s in live.outcome.hand_scores]
+
+
+def test_a_long_list_of_games_is_paginated_and_viewers_are_written_on_demand(
+    tournament: Tournament, craits: Craits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(site, "LIST_PAGE", 2)
+    monkeypatch.setattr(site, "ALL_PAGES", 2)
+    out = tmp_path / "big"
+    run = craits("report", tournament.id, "--html", out, "--db", tournament.db)
+    assert run.status == 0, run.err
+    assert sorted(p.name for p in (out / "games").iterdir()) == ["list-0.html", "list-1.html"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="games/list-0.html"' in index and 'href="games/list-1.html"' in index
+    assert "games 0 to 1" in index and "games 2 to 2" in index
+    first = Elements((out / "games" / "list-0.html").read_text(encoding="utf-8"))
+    assert [g[0] for g in first.tables["games"][1:]] == ["game 0", "game 1"]
+    assert "href" not in (out / "games" / "list-0.html").read_text(encoding="utf-8").split(
+        "<table")[1]
+    run = craits("report", tournament.id, "--html", out, "--games", "1", "--db", tournament.db)
+    assert run.status == 0, run.err
+    assert (out / "games" / "game-1.html").exists() and not (out / "games" / "game-0.html").exists()
+    listed = (out / "games" / "list-0.html").read_text(encoding="utf-8")
+    assert 'href="game-1.html"' in listed and 'href="game-0.html"' not in listed
+    run = craits("report", tournament.id, "--html", out, "--games", "none", "--db", tournament.db)
+    assert run.status == 0 and 'href="game-1.html"' in (out / "games" / "list-0.html").read_text(
+        encoding="utf-8")
+
+
+@pytest.mark.parametrize(("games", "fragment"), [
+    ("9", "game 9 is not recorded (recorded games: 0-2)"),
+    ("2-1", "'2-1': a range goes from a number to a larger one"),
+    ("x", "'x' is not a game number"),
+])
+def test_games_that_cannot_be_written_are_usage_errors(
+    tournament: Tournament, craits: Craits, tmp_path: Path, games: str, fragment: str
+) -> None:
+    run = craits("report", tournament.id, "--html", tmp_path, "--games", games,
+                 "--db", tournament.db)
+    assert run.status == 2 and fragment in run.err, run.err
+
+
+def test_show_and_the_index_read_no_game_record(tournament: Tournament, craits: Craits,
+                                                tmp_path: Path) -> None:
+    db = tmp_path / "damaged.sqlite"
+    shutil.copyfile(tournament.db, db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET record = X'00'")
+    con.close()
+    assert craits("tournament", "show", tournament.id, "--db", db).status == 0
+    assert craits("tournament", "show", tournament.id, "--csv", "--db", db).status == 0
+    run = craits("report", tournament.id, "--html", tmp_path / "site", "--games", "none",
+                 "--db", db)
+    assert run.status == 0, run.err

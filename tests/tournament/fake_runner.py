@@ -3,7 +3,7 @@
 It uses the store exactly as the real runner will (claim, play, record) so the store's crash
 guarantees can be tested with a real ``kill -9``. Run as a script it can kill itself: after
 ``--die-after N`` recorded games it claims one more job and sends itself SIGKILL in the middle of
-recording it (while the events are being inserted).
+recording it (inside the transaction, as the outcome is written).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from craits.engine import Game, Rules
-from craits.tournament.records import FinishedGame, LogEntry
+from craits.engine.record import choice_of
+from craits.tournament.records import FinishedGame, PlayLog
 from craits.tournament.schedule import Job
 from craits.tournament.store import Store
 
@@ -26,20 +27,21 @@ def play(job: Job) -> FinishedGame:
     """Play a job with seeded random bots: each bot's choices depend only on (bot, seed, seat)."""
     game = Game.new(Rules.from_json(job.rules_json), len(job.seats), job.seed)
     rngs = [random.Random(f"{bot}:{job.seed}:{seat}") for seat, bot in enumerate(job.seats)]
-    log = []
+    choices = []
     started = time.time()
     while not game.is_over:
-        seat = game.to_act
-        move = rngs[seat].choice(game.legal_moves())
+        legal = game.legal_moves()
+        move = rngs[game.to_act].choice(legal)
+        choices.append(choice_of(legal, move))
         game.apply(move)
-        log.append(LogEntry("move", seat, {"move": str(move)}, elapsed_ms=0.1))
-    log.extend(LogEntry(e.kind, e.seat, e.to_dict()) for e in game.events)
     assert game.outcome is not None
+    n_moves = len(choices)
     n = len(job.seats)
     return FinishedGame(
         tournament_id=job.tournament_id, game_index=job.game_index,
         totals=game.outcome.totals, places=game.outcome.places, strikes=(0,) * n,
-        forfeited=(False,) * n, started=started, finished=time.time(), log=tuple(log),
+        forfeited=(False,) * n, started=started, finished=time.time(),
+        play=PlayLog(tuple(choices), (0.1,) * n_moves, tuple(range(1, n_moves + 1))),
         outcome={"hands_played": game.outcome.hands_played},
     )
 
@@ -50,9 +52,7 @@ def run(store: Store, tournament_id: str, die_after: int | None = None) -> int:
     while (job := store.claim_next(tournament_id)) is not None:
         finished = play(job)
         if die_after is not None and recorded == die_after:
-            entries = list(finished.log)
-            entries[len(entries) // 2] = LogEntry("boom", -1, _KillOnRead())
-            finished = FinishedGame(**{**_fields(finished), "log": tuple(entries)})
+            finished = FinishedGame(**{**_fields(finished), "outcome": _KillOnRead()})
         recorded += store.record_game(finished)
     return recorded
 

@@ -18,6 +18,7 @@ import pytest
 from craits.referee import bridge
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.launcher import LaunchError
+from craits.report.stored import iter_games
 from craits.tournament.botpool import check_launchable
 from craits.tournament.config import BotSpec, ConfigError, config_from_dict, fairness_notes
 from craits.tournament.runner import run_tournament, worker_count
@@ -48,11 +49,11 @@ def _play(tmp_path: Path, data: dict[str, Any], label: str, workers: int = 1
 
 
 def _games(store: Store, tid: str) -> list[tuple[Any, ...]]:
-    """Every game's totals, places and whole log (every event, move and fault), minus timing."""
+    """Every game's result, events, moves (minus their timing) and faults, as stored."""
     return [
-        (r.game_index, r.totals, r.places, r.strikes,
-         [(e.kind, e.seat, dict(e.data)) for e in store.game_log(tid, r.game_index)])
-        for r in store.results(tid)
+        (g.game_index, g.result.totals, g.result.places, g.result.strikes, g.events,
+         [(m.seat, str(m.move), m.decision, m.defaulted) for m in g.decisions], g.faults)
+        for g in iter_games(store, tid)
     ]
 
 
@@ -72,7 +73,7 @@ def test_the_same_games_in_process_over_grpc_mixed_and_in_worker_processes(
         )
     }
     assert len(runs["grpc"]) == 6
-    assert any(kind == "move" for kind, _, _ in runs["grpc"][0][4])
+    assert len(runs["grpc"][0][5]) > 20  # moves
     for label, games in runs.items():
         assert games == runs["grpc"], label
 
@@ -84,13 +85,11 @@ def _faults(tmp_path: Path, target: str, **extra: Any) -> list[tuple[int, str, s
     store, tid = _play(tmp_path, data, target)
     assert store.tournament(tid).jobs == {"pending": 0, "running": 0, "done": 2, "skipped": 0}
     faults = []
-    for result in store.results(tid):
-        for entry in store.game_log(tid, result.game_index):
-            if entry.kind in ("strike", "forfeit", "fault"):
-                assert result.seats[entry.seat] == "bad"
-                faults.append((entry.seat, str(entry.data["kind"]), str(entry.data["detail"])))
-        bad = result.seats.index("bad")
-        assert result.forfeited[bad] and result.places[bad] == 2
+    for game in iter_games(store, tid):
+        bad = game.job.seats.index("bad")
+        assert game.result.forfeited[bad] and game.result.places[bad] == 2
+        assert all(fault.seat == bad for fault in game.faults)
+        faults += [(fault.seat, fault.reason, fault.detail) for fault in game.faults]
     return faults
 
 

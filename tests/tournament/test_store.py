@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sqlite3
 import subprocess
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from craits.tournament.config import TournamentConfig, config_from_dict
-from craits.tournament.records import FinishedGame, LogEntry
+from craits.tournament.record_format import decode
+from craits.tournament.records import FinishedGame, PlayLog
 from craits.tournament.schedule import build_schedule
 from craits.tournament.schema import SCHEMA_VERSION
 from craits.tournament.standings import Standings, compute_standings
@@ -110,14 +112,16 @@ def test_recording_the_same_job_twice_stores_it_once(store: Store, tmp_path: Pat
     assert store.record_game(finished) is False
     db = tmp_path / "arena.sqlite"
     assert count(db, "SELECT COUNT(*) FROM games") == 1
-    assert count(db, "SELECT COUNT(*) FROM events") == len(finished.log)
+    assert count(db, "SELECT COUNT(*) FROM events") == 0
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT rules, seed FROM games").fetchone() == (job.rules_json, job.seed)
     assert store.tournament(tid).jobs["done"] == 1
-    log = store.game_log(tid, job.game_index)
-    assert log == list(finished.log)
-    moves = [e for e in log if e.kind == "move"]
-    assert moves and all(e.elapsed_ms == 0.1 for e in moves)
+    row = store.game_record(tid, job.game_index)
+    assert row is not None and row.record is not None
+    assert decode(row.record) == finished.play
+    assert finished.play.choices and set(finished.play.elapsed_ms) == {0.1}
+    assert row.outcome == dict(finished.outcome)
+    assert store.game_log(tid, job.game_index) == []
     [result] = store.results(tid)
     assert (result.seats, result.totals, result.places) == (job.seats, finished.totals,
                                                             finished.places)
@@ -128,9 +132,8 @@ def test_a_failed_recording_leaves_nothing_behind(store: Store, tmp_path: Path) 
     job = store.claim_next(tid)
     assert job is not None
     good = play(job)
-    bad_log = (*good.log[:5], LogEntry("note", -1, {"x": object()}))
-    bad = FinishedGame(tid, job.game_index, good.totals, good.places, good.strikes,
-                       good.forfeited, good.started, good.finished, bad_log)
+    unencodable = PlayLog((0, object()), (1.0, 1.0), (1, 2))  # type: ignore[arg-type]
+    bad = dataclasses.replace(good, play=unencodable)
     with pytest.raises(TypeError):
         store.record_game(bad)
     wrong_shape = FinishedGame(tid, job.game_index, (1, 2, 3), good.places, good.strikes,
@@ -208,7 +211,7 @@ def test_kill_9_mid_recording_then_resume_gives_the_uninterrupted_standings(
         info = resumed.tournament("t1")
         assert info.jobs == {"pending": 6, "running": 1, "done": 5, "skipped": 0}
         assert count(path, "SELECT COUNT(*) FROM games") == 5
-        assert count(path, "SELECT COUNT(DISTINCT game_id) FROM events") == 5
+        assert count(path, "SELECT COUNT(record) FROM games") == 5
         assert resumed.reset_running("t1") == 1
         assert run(resumed, "t1") == 7
         assert count(path, "SELECT COUNT(*) FROM games") == 12

@@ -20,6 +20,7 @@ def version_1_store(path: Path) -> None:
     """A store as craits left it before it kept the starting directory, with one tournament."""
     with sqlite3.connect(path) as db:
         for statement in MIGRATIONS[0]:
+            assert isinstance(statement, str)
             db.execute(statement)
         db.execute("PRAGMA user_version=1")
         db.execute("INSERT INTO tournaments (id, name, config, seed, created, status) VALUES"

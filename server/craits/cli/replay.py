@@ -37,10 +37,13 @@ def register(subparsers: Any) -> None:
 
 
 def read_game(db: Path, tournament: str, index: int) -> StoredGame:
-    """The stored game, or a usage error naming what is missing."""
+    """The stored game, or a usage error naming what is missing (``ReplayMismatch``, a stored
+    game that does not replay as stored, is not the user's mistake: it goes on up)."""
     try:
         with open_results(db, "read") as store:
             return load_game(store, tournament, index)
+    except ReplayMismatch:
+        raise
     except ReportError as exc:
         raise UsageError(str(exc)) from None
 
@@ -49,12 +52,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Print the game as text, or its record as JSON."""
     if args.json and (args.seat is not None or args.hand is not None):
         raise UsageError("--json prints the whole record; --seat and --hand are for the text")
-    game = read_game(database_path(args), args.tournament, args.game)
-    if args.json:
-        print_json(game.to_dict())
-        return 0
-    _check_view(game, args.seat, args.hand)
     try:
+        game = read_game(database_path(args), args.tournament, args.game)
+        if args.json:
+            print_json(game.to_dict())
+            return 0
+        _check_view(game, args.seat, args.hand)
         lines = render(game, args.seat, args.hand, Style(_colour()))
     except ReplayMismatch as exc:
         print(f"craits: error: {exc}", file=sys.stderr)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, cast
 
-from craits.report.site import write_site
+from craits.report.site import ALL_PAGES, write_site
 from craits.report.steps import ReplayMismatch
 from craits.report.stored import ReportError
+from craits.tournament.store import Store
 
 from .common import UsageError
 from .database import add_db_option, database_path, open_results
@@ -27,6 +29,11 @@ def register(subparsers: Any) -> None:
                         help="tournament id (see `craits tournament list`)")
     parser.add_argument("--html", type=Path, required=True, metavar="DIR",
                         help="directory to write index.html and games/ into (created if needed)")
+    parser.add_argument("--games", type=game_selection, metavar="WHICH",
+                        help="the games to write a replay viewer for: all, none, or numbers and "
+                        "ranges like 0-99,512 (default: all when the tournament has at most "
+                        f"{ALL_PAGES} recorded games, else none; viewers already in DIR stay "
+                        "linked)")
     add_db_option(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(func=cmd_report)
@@ -37,7 +44,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     progress = _quiet if args.quiet or not sys.stderr.isatty() else _progress
     try:
         with open_results(database_path(args), "read") as store:
-            files = write_site(store, args.tournament, args.html, progress)
+            files = write_site(store, args.tournament, args.html, progress,
+                               _games(args.games, store, args.tournament))
     except ReplayMismatch as exc:
         print(f"craits: error: {exc}", file=sys.stderr)
         return 1
@@ -51,6 +59,39 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"wrote {len(files)} files; open {files[0]}", file=sys.stderr)
     print(files[0])
     return 0
+
+
+ALL: Final = "all"
+
+
+def game_selection(text: str) -> frozenset[int] | str | None:
+    """``--games``: ``all``, ``none`` (the empty set), or comma-separated numbers and ranges."""
+    text = text.strip().lower()
+    if text == ALL:
+        return ALL
+    if text == "none":
+        return frozenset()
+    chosen: set[int] = set()
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            low, high = int(first), int(last if dash else first)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not a game number or a range like 0-99") from None
+        if low < 0 or high < low:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r}: a range goes from a number "
+                                             "to a larger one, from 0")
+        chosen.update(range(low, high + 1))
+    return frozenset(chosen)
+
+
+def _games(selection: frozenset[int] | str | None, store: Store,
+           tournament: str) -> Collection[int] | None:
+    """The games ``write_site`` is to write viewers for (``all`` is every recorded one)."""
+    if selection == ALL:
+        return [r.game_index for r in store.results(tournament)]
+    return None if selection is None else cast(frozenset[int], selection)
 
 
 def _progress(done: int, total: int) -> None:

@@ -6,7 +6,7 @@ need the engine; ``replay`` rebuilds the game from the moves and so checks a sto
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,26 @@ class GameRecord:
             moves=[Move.parse(m) for m in data.get("moves", ())],
             events=[Event.from_dict(e) for e in data.get("events", ())],
         )
+
+
+def choice_of(legal: Sequence[Move], move: Move) -> int:
+    """Where ``move`` sits among the ``legal`` moves of its decision: the shortest way to store
+    it, since the engine rebuilds the list (in its stable order) on replay. A move that leaves
+    out a required "one card" announcement (legal, and penalised) is not in the list: it is
+    ``-1 - i`` for the announced move at ``i``. ``ValueError`` for a move that is not legal."""
+    try:
+        return legal.index(move)
+    except ValueError:
+        if move.one_card:
+            raise
+        return -1 - legal.index(move.announced(True))
+
+
+def move_at(legal: Sequence[Move], choice: int) -> Move:
+    """The move ``choice_of`` gave ``choice`` (``IndexError`` if there is none)."""
+    if choice >= 0:
+        return legal[choice]
+    return legal[-1 - choice].announced(False)
 
 
 def replay(rules: Rules, players: int, seed: int, moves: Iterable[Move]) -> Game:

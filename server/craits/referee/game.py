@@ -16,6 +16,7 @@ from typing import NamedTuple
 import trio
 
 from craits.engine import Event, Game, Move, Outcome, Rules
+from craits.engine.record import choice_of
 
 from .policy import FailurePolicy, Fault, SeatClock, TimeControl, default_move
 from .seats import (
@@ -49,6 +50,8 @@ class MoveRecord(NamedTuple):
     elapsed_ms: float
     defaulted: bool
     """True when the failure policy chose the move."""
+    choice: int
+    """The move's place among the legal moves (``engine.choice_of``): how the store keeps it."""
 
 
 @dataclass(slots=True)
@@ -197,7 +200,8 @@ class _Referee:
         elapsed_ms = (time.perf_counter() - self.opened_at) * 1000.0
         chosen = default_move(decision.legal) if move is None else move
         self.moves.append(
-            MoveRecord(decision.decision_id, decision.seat, chosen, elapsed_ms, move is None)
+            MoveRecord(decision.decision_id, decision.seat, chosen, elapsed_ms, move is None,
+                       choice_of(decision.legal, chosen))
         )
         self.game.apply(chosen)
 

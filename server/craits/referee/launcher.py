@@ -2,11 +2,12 @@
 
 A SPEC is the name of a bundled bot (``random``, ``greedy``, ...) or any shell command. The
 process finds the referee in ``CRAITS_SERVER`` (host:port, or ``unix:PATH`` inside a sandbox) and
-its identity in ``CRAITS_TOKEN``; its stdout and stderr are copied into a log file, up to a limit
-(a bot flooding them fills nothing), so a crashing bot can be diagnosed. Given a ``SandboxPlan``
-the process runs inside it (``sandbox``) with only an allow-listed environment; otherwise it
-inherits the organiser's. When a process exits while the referee still needs it, the hub is told
-at once, so its seats forfeit instead of waiting out the reconnect grace period.
+its identity in ``CRAITS_TOKEN``; its stdout and stderr go to a log file, so a crashing bot can be
+diagnosed (for a sandboxed bot through a pipe, copied up to a limit: flooding them fills
+nothing). Given a ``SandboxPlan`` the process runs inside it (``sandbox``) with only an
+allow-listed environment; otherwise it inherits the organiser's. When a process exits while the
+referee still needs it, the hub is told at once, so its seats forfeit instead of waiting out the
+reconnect grace period.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
@@ -115,33 +116,46 @@ class BotProcess:
     entry: BotEntry
     process: trio.Process
     stderr_path: Path
-    output: int
-    """The read end of the pipe the bot's stdout and stderr go to (``copy_output`` owns it)."""
+    output: int | None = None
+    """For a sandboxed bot: the read end of the pipe its stdout and stderr go to, which
+    ``copy_output`` copies into the log. Other bots write to the log file directly."""
     output_limit: int = sandbox.SandboxLimits().stderr_mb << 20
     stopping: bool = False
+    drained: trio.Event = field(default_factory=trio.Event)
+    """Set when ``copy_output`` has read the pipe to its end (every writer is gone)."""
 
     async def copy_output(self) -> None:
         """Copy what the bot writes into its log, up to ``output_limit`` bytes; read and drop
         the rest, so that a bot flooding its output neither blocks nor fills the disk."""
+        if self.output is None:
+            self.drained.set()
+            return
         kept = 0
-        with open(self.stderr_path, "ab") as log:
-            async with trio.lowlevel.FdStream(self.output) as stream:
-                while chunk := await stream.receive_some(1 << 16):
-                    if kept < self.output_limit:
-                        log.write(chunk[: self.output_limit - kept])
-                        log.flush()
-                        kept += len(chunk)
-                        if kept >= self.output_limit:
-                            log.write(b"\n[craits: output limit reached; the rest dropped]\n")
+        try:
+            with open(self.stderr_path, "ab") as log:
+                async with trio.lowlevel.FdStream(self.output) as stream:
+                    while chunk := await stream.receive_some(1 << 16):
+                        if kept < self.output_limit:
+                            log.write(chunk[: self.output_limit - kept])
+                            log.flush()
+                            kept += len(chunk)
+                            if kept >= self.output_limit:
+                                log.write(b"\n[craits: output limit reached; the rest dropped]\n")
+        finally:
+            self.drained.set()
 
     async def watch(self, hub: BotHub) -> None:
         """Copy the bot's output while waiting for the process to exit; tell the hub at once
-        unless we stopped it ourselves (the copy goes on until every writer is gone)."""
+        unless we stopped it ourselves.
+
+        A sandbox's processes all end with it, so its pipe ends a moment after the process:
+        that moment is waited for (briefly), so the log holds the bot's last words."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self.copy_output)
             status = await self.process.wait()
+            with trio.move_on_after(DRAIN_S):
+                await self.drained.wait()
             if not self.stopping:
-                await trio.sleep(0)  # let the copy take the last words first
                 reason = f"bot process exited with status {status}{self._last_words()}"
                 hub.mark_dead(self.entry, reason)
 
@@ -172,6 +186,9 @@ class BotProcess:
             os.killpg(self.process.pid, sig)  # the group was made by start_new_session
 
 
+DRAIN_S = 0.2
+"""How long a sandboxed bot's output may take to arrive after its process ended."""
+
 EXIT_GRACE_S = 2.0
 """How long bots told to shut down get to finish by themselves before being terminated."""
 
@@ -200,7 +217,8 @@ async def launch(
     """Issue a token for ``name`` and start the SPEC's process with it, in ``cwd`` if given
     (a SPEC may name files relative to the directory it was written for), or inside the
     sandbox ``plan`` describes (which has its own directory; ``address`` is then unused: the
-    bot dials the plan's socket). The caller starts ``copy_output`` (``watch`` needs it too).
+    bot dials the plan's socket). The caller runs ``watch``, which also copies a sandboxed
+    bot's output into its log.
     """
     entry = hub.issue_token(name)
     # A bot command saying "python3 my_bot.py" should get this interpreter and its packages.
@@ -214,19 +232,37 @@ async def launch(
         argv, cwd = sandbox.bwrap_command(plan, argv, env), Path("/")
     log_dir.mkdir(parents=True, exist_ok=True)
     stderr_path = log_dir / f"{_safe(log_name or name)}.stderr.log"
+    if plan is None:
+        return BotProcess(entry, await _start(argv, env, cwd, stderr_path, name, spec),
+                          stderr_path)
     reader, writer = os.pipe()
     try:
-        process = await trio.lowlevel.open_process(
-            argv, env=env, stdin=subprocess.DEVNULL, stdout=writer, stderr=writer,
-            start_new_session=True, cwd=cwd,
-        )
-    except OSError as exc:
+        process = await _start(argv, env, cwd, writer, name, spec)
+    except LaunchError:
         os.close(reader)
-        raise LaunchError(f"cannot start bot {name!r} ({spec!r}): {exc}") from exc
+        raise
     finally:
         os.close(writer)
-    limit = (plan.limits if plan else sandbox.SandboxLimits()).stderr_mb << 20
-    return BotProcess(entry, process, stderr_path, reader, limit)
+    return BotProcess(entry, process, stderr_path, reader, plan.limits.stderr_mb << 20)
+
+
+async def _start(
+    argv: list[str], env: dict[str, str], cwd: Path | None, output: Path | int, name: str,
+    spec: str,
+) -> trio.Process:
+    """Start the process with its stdout and stderr going to ``output`` (a log file, or a pipe's
+    write end)."""
+    try:
+        with contextlib.ExitStack() as stack:
+            target = (stack.enter_context(output.open("ab")) if isinstance(output, Path)
+                      else output)
+            return await trio.lowlevel.open_process(
+                argv, env=env, stdin=subprocess.DEVNULL, stdout=target, stderr=target,
+                start_new_session=True, cwd=cwd,
+            )
+    except OSError as exc:
+        raise LaunchError(f"cannot start bot {name!r} ({spec!r}): {exc}") from exc
+
 
 
 _INTERPRETERS = frozenset({"python", "python3", "node", "sh", "bash", "env", "ruby", "perl"})

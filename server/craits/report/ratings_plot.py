@@ -8,7 +8,7 @@ made here, so the report needs no plotting library and no script to show it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from craits.tournament.elo import OnlineElo
@@ -22,17 +22,27 @@ WIDTH, HEIGHT = 860, 320
 LEFT, RIGHT, TOP, BOTTOM = 52, 190, 14, 34
 """Margins: the legend sits in the right one."""
 
+MOST_POINTS: Final = 2000
+"""Points per line at most: a chart 860 units wide shows no more, and a tournament of 100,000
+games would otherwise embed 100,000 points per bot."""
+
 Scale = Callable[[float], float]
 """Data value to SVG coordinate."""
 
 
-def elo_history(results: Iterable[GameResult], bots: Sequence[str]) -> list[dict[str, float]]:
-    """Each bot's online Elo before any game, then after each game in schedule order."""
+def elo_history(results: Sequence[GameResult], bots: Sequence[str],
+                most: int = MOST_POINTS) -> list[tuple[int, dict[str, float]]]:
+    """Each bot's online Elo before any game, then after every game in schedule order, or
+    after every k-th game (and the last) where that would be more than ``most`` points: pairs
+    of (games played, ratings)."""
     elo = OnlineElo(bots)
-    history = [dict(elo.ratings)]
-    for result in sorted(results, key=lambda r: r.game_index):
+    history = [(0, dict(elo.ratings))]
+    step = max(1, math.ceil(len(results) / most))
+    ordered = sorted(results, key=lambda r: r.game_index)
+    for played, result in enumerate(ordered, start=1):
         elo.add(result)
-        history.append(dict(elo.ratings))
+        if played % step == 0 or played == len(ordered):
+            history.append((played, dict(elo.ratings)))
     return history
 
 
@@ -45,12 +55,12 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     return [first + i * step for i in range(math.ceil((high - first) / step) + 1)]
 
 
-def ratings_svg(history: Sequence[dict[str, float]], bots: Sequence[str]) -> Html:
+def ratings_svg(history: Sequence[tuple[int, dict[str, float]]], bots: Sequence[str]) -> Html:
     """The chart: one line per bot, game number across, rating up, legend with final values."""
-    values = [h[b] for h in history for b in bots] or [0.0]
+    values = [h[b] for _, h in history for b in bots] or [0.0]
     ticks = nice_ticks(min(values), max(values))
     y0, y1 = ticks[0], ticks[-1]
-    games = max(len(history) - 1, 1)
+    games = max(history[-1][0], 1)
 
     def x(i: float) -> float:
         return LEFT + (WIDTH - LEFT - RIGHT) * i / games
@@ -61,13 +71,13 @@ def ratings_svg(history: Sequence[dict[str, float]], bots: Sequence[str]) -> Htm
     parts = [_grid(ticks, x, y, games)]
     for k, bot in enumerate(bots):
         colour = PALETTE[k % len(PALETTE)]
-        points = " ".join(f"{x(i):.1f},{y(h[bot]):.1f}" for i, h in enumerate(history))
+        points = " ".join(f"{x(i):.1f},{y(h[bot]):.1f}" for i, h in history)
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
                      f'points="{points}"><title>{esc(bot)}</title></polyline>')
         ly = TOP + 10 + 20 * k
         parts.append(f'<rect x="{WIDTH - RIGHT + 16}" y="{ly - 9}" width="14" height="4" '
                      f'fill="{colour}"/><text x="{WIDTH - RIGHT + 36}" y="{ly - 3}" '
-                     f'font-size="13">{esc(bot)} {history[-1][bot]:+.0f}</text>')
+                     f'font-size="13">{esc(bot)} {history[-1][1][bot]:+.0f}</text>')
     return Html(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
                 f'width="100%" role="img" aria-label="online Elo after each game">'
                 f'{"".join(parts)}</svg>')

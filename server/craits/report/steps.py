@@ -1,11 +1,12 @@
 """A stored game replayed move by move, each move with the events it caused.
 
-The store keeps events and moves in two runs, so which move caused which event is not written
-down. The engine knows: ``walk`` rebuilds the game from its rules and seed, applies the stored
-moves one at a time and hands out each move's events with the live game after it. Every event
-is compared with the stored log as it goes, so a log that does not follow from its own moves
-(a different engine version, a damaged file) stops the replay at the first difference instead of
-being shown as if it were true.
+Which move caused which event is not written down anywhere. The engine knows: ``walk`` rebuilds
+the game from its rules and seed, applies the stored moves one at a time and hands out each
+move's events with the live game after it. Every event is compared with the game's events as it
+goes (rebuilt from its record and checked against its stored outcome, or, in a store from
+before records, its stored log), so a log that does not follow from its own moves (a different
+engine version, a damaged file) stops the replay at the first difference instead of being shown
+as if it were true.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ from dataclasses import dataclass
 from craits.engine import Event, Game, IllegalMove
 from craits.tournament.records import LoggedFault, LoggedMove
 
-from .stored import ReportError, StoredGame
+from .stored import ReplayMismatch, StoredGame
 
-
-class ReplayMismatch(ReportError):
-    """The stored log does not follow from the game's rules, seed and moves."""
+__all__ = ["ReplayMismatch", "Step", "steps", "walk"]
 
 
 @dataclass(frozen=True, slots=True)

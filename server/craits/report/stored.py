@@ -1,27 +1,41 @@
 """One recorded game of a tournament as plain values, read back from the store.
 
-The store keeps a game as its job (seats, seed, rules), its result and one flat log in which
-engine events, the bots' moves and the referee's strikes sit side by side. Replays and reports
-want them apart: the moves to rebuild the game, the events to check the rebuild against, the
-faults to say what the referee did. ``load_game`` and ``iter_games`` read a game with that split
-made once (by ``tournament.records.read_log``, beside the code that writes the log).
+The store keeps a game as its job (seats, seed, rules), its result and outcome, and its record:
+the moves with their times and the referee's faults (``tournament.records``). ``load_game``
+rebuilds the events by replaying the moves, and checks the rebuilt game against the stored
+outcome: a record that does not replay to it is a ``ReplayMismatch``, never shown as if it were
+true. Games of a store from before records keep one flat log of events, moves and faults,
+read as it is (``tournament.legacy``); ``steps.walk`` checks those events as it replays them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from craits.engine import Rules
-from craits.tournament.records import LogError, LoggedFault, LoggedMove, read_log
+from craits.tournament.legacy import LogError, read_log
+from craits.tournament.record_format import decode
+from craits.tournament.records import (
+    LoggedFault,
+    LoggedMove,
+    RecordError,
+    check_outcome,
+    rebuild,
+)
 from craits.tournament.results import GameResult
 from craits.tournament.schedule import Job
-from craits.tournament.store import Store, StoreError
+from craits.tournament.store import RecordRow, Store, StoreError
 
 
 class ReportError(Exception):
     """A stored game cannot be read back or shown (not recorded, unknown, inconsistent)."""
+
+
+class ReplayMismatch(ReportError):
+    """The stored game does not follow from its rules, seed and moves, or does not end as
+    stored: a damaged store, or one written by another engine."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,39 +98,65 @@ class StoredGame:
 
 
 def load_game(store: Store, tournament_id: str, game_index: int) -> StoredGame:
-    """One recorded game; ``ReportError`` says why when there is none."""
-    name = _tournament_name(store, tournament_id)
-    jobs = {j.game_index: j for j in store.jobs(tournament_id)}
-    if game_index not in jobs:
-        raise ReportError(f"tournament {tournament_id} has no game {game_index} "
-                          f"(games 0 to {len(jobs) - 1})")
-    results = [r for r in store.results(tournament_id) if r.game_index == game_index]
-    if not results:
-        raise ReportError(f"game {game_index} of tournament {tournament_id} is not recorded "
-                          "(not played yet, or skipped)")
-    return _build(store, tournament_id, name, jobs[game_index], results[0])
+    """One recorded game, rebuilt; ``ReportError`` says why when there is none, and
+    ``ReplayMismatch`` when its record does not replay to its stored outcome."""
+    return _load(store, tournament_id, _tournament_name(store, tournament_id), game_index)
 
 
-def iter_games(store: Store, tournament_id: str) -> Iterator[StoredGame]:
-    """Every recorded game of a tournament, in schedule order, read one at a time."""
+def iter_games(store: Store, tournament_id: str,
+               indices: Iterable[int] | None = None) -> Iterator[StoredGame]:
+    """The recorded games of a tournament (those of ``indices`` only, if given), in schedule
+    order, read and rebuilt one at a time."""
     name = _tournament_name(store, tournament_id)
-    jobs = {j.game_index: j for j in store.jobs(tournament_id)}
+    wanted = None if indices is None else set(indices)
     for result in store.results(tournament_id):
-        yield _build(store, tournament_id, name, jobs[result.game_index], result)
+        if wanted is None or result.game_index in wanted:
+            yield _load(store, tournament_id, name, result.game_index)
+
+
+def _load(store: Store, tid: str, name: str, game_index: int) -> StoredGame:
+    """One game by its index: three small queries, whatever the size of the tournament."""
+    job = store.job(tid, game_index)
+    if job is None:
+        total = store.tournament(tid).total
+        raise ReportError(f"tournament {tid} has no game {game_index} (games 0 to {total - 1})")
+    result = store.result(tid, game_index)
+    row = store.game_record(tid, game_index)
+    if result is None or row is None:
+        raise ReportError(f"game {game_index} of tournament {tid} is not recorded "
+                          "(not played yet, or skipped)")
+    return _build(store, tid, name, job, result, row)
 
 
 def _tournament_name(store: Store, tournament_id: str) -> str:
     try:
-        return store.tournament(tournament_id).name
+        return store.tournament_name(tournament_id)
     except StoreError as exc:
         raise ReportError(f"{exc} (see `craits tournament list`)") from None
 
 
-def _build(store: Store, tid: str, name: str, job: Job, result: GameResult) -> StoredGame:
-    """Split the flat log into moves, events and faults."""
+def _build(store: Store, tid: str, name: str, job: Job, result: GameResult,
+           row: RecordRow) -> StoredGame:
+    """The game rebuilt from its record, or read from its old log."""
+    rules = Rules.from_json(job.rules_json)
+    if row.record is None:
+        return _from_old_log(store, tid, name, job, result, rules)
+    where = f"game {job.game_index}"
+    try:
+        rebuilt = rebuild(rules, len(job.seats), job.seed, decode(row.record))
+        check_outcome(rebuilt.game, result.totals, row.outcome)
+    except RecordError as exc:
+        raise ReplayMismatch(f"{where}: {exc}") from None
+    events = tuple(e.to_dict() for e in rebuilt.game.events)
+    return StoredGame(tid, name, job, result, rules, rebuilt.moves, events, rebuilt.faults)
+
+
+def _from_old_log(store: Store, tid: str, name: str, job: Job, result: GameResult,
+                  rules: Rules) -> StoredGame:
+    """A game of a store before records: the old log split into moves, events and faults
+    (``walk`` checks the events against a replay as it goes)."""
     try:
         log = read_log(store.game_log(tid, job.game_index))
     except LogError as exc:
         raise ReportError(f"game {job.game_index}: {exc}") from None
-    return StoredGame(tid, name, job, result, Rules.from_json(job.rules_json), log.moves,
-                      log.events, log.faults)
+    return StoredGame(tid, name, job, result, rules, log.moves, log.events, log.faults)

@@ -12,10 +12,11 @@ Layering inside the package (each module imports only those above it)::
     sprt           the stopping rule of A-vs-B matches
     stats          mean points, places, crosstable
     standings      everything a results table shows, pure over a list of results
-    records        what the runner hands to the store when a game ends; a game's log
-                   written and read back
+    records        what the store keeps of a game (moves, times, faults: one compressed
+                   value) and how the game is rebuilt from it
+    legacy         the one-row-per-event logs of stores before records, read and converted
     schema, storefile, store
-                   SQLite persistence: tournaments, jobs, games, event logs; the file
+                   SQLite persistence: tournaments, jobs, games and their records; the file
                    checked (whose it is, how it may be opened) before it is used
 
 Playing (above all of those): ``inprocess`` (an SDK ``Bot`` as a seat), ``botpool`` (every bot

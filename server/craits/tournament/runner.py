@@ -4,7 +4,7 @@
 embedded referee, if any bot has a process, and the bots: ``BotPool``, ``LocalTables``), or with
 ``workers`` > 1 each worker process (``workers``). Each table claims the next pending job that
 does not put any bot over ``max_tables_per_bot`` there, has it played, and records the finished
-game (result and whole log) in one transaction: this process is the store's one writer. A killed
+game (result and its record) in one transaction: this process is the store's one writer. A killed
 run leaves at worst some jobs ``running`` with nothing recorded; the next run resets them and
 plays them again from their seeds, so no game is lost or counted twice. A game's id is fixed
 when the tournament is created (an opaque keyed name, see ``schedule``), so a deterministic bot

@@ -20,12 +20,27 @@ Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
   match stopped early by its SPRT).
 - ``games``: one row per finished job (``job_id`` UNIQUE: a result can never be stored twice),
   with seed, rules, seats, totals, places, strikes, forfeits and times.
-- ``events``: every game's full log in order: engine events, moves with their timings, strikes.
+- ``events``: up to version 4, every game's full log in order: engine events, moves with their
+  timings, strikes (one row each, ~1,000 rows and ~100 KB a game). From version 5 a game is
+  kept as ``games.record`` instead (``records.py``) and ``events`` only holds the logs of old
+  games that did not replay exactly when the store was migrated (``legacy.upgrade``).
+- ``games.record`` (from version 5): the game's moves, answer times, defaulted moves and
+  faults, one compressed value (``records.py``); NULL for a game still kept in ``events``.
+
+A migration step is an SQL statement, or a function of the connection for what SQL cannot do
+(rewriting old games as records).
 """
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from typing import Final
+
+from .legacy import upgrade
+
+Step = str | Callable[[sqlite3.Connection], None]
+"""One step of a migration: an SQL statement, or a function run on the connection."""
 
 APPLICATION_ID: Final = 0x43524149
 """``PRAGMA application_id`` of a craits store: "CRAI" in ASCII."""
@@ -34,7 +49,7 @@ TABLES: Final = frozenset({"tournaments", "jobs", "games", "events"})
 """The tables every version of the store has: how a store from before ``APPLICATION_ID`` is
 recognized."""
 
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+MIGRATIONS: Final[tuple[tuple[Step, ...], ...]] = (
     (
         """CREATE TABLE tournaments (
             id TEXT PRIMARY KEY,
@@ -98,7 +113,15 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         # tournaments stored before: their seeds and ids are in their jobs already).
         "ALTER TABLE tournaments ADD COLUMN deal_key TEXT",
     ),
+    (
+        # One compressed record per game instead of a row per event (issue 18): a store of
+        # 100,000 games was 10-20 GB of events.
+        "ALTER TABLE games ADD COLUMN record BLOB",
+        upgrade,
+    ),
 )
 """Migration i (0-based) takes the database from version i to version i + 1."""
 
 SCHEMA_VERSION: Final = len(MIGRATIONS)
+RECORDS_VERSION: Final = next(i + 1 for i, steps in enumerate(MIGRATIONS) if upgrade in steps)
+"""The first version that keeps games as records (``games.record``): 5."""

@@ -2,7 +2,7 @@
 
 What "nothing is ever lost" rests on:
 
-- A finished game (result, every log line, the job turning ``done``) is written in ONE
+- A finished game (result, its compressed record, the job turning ``done``) is written in ONE
   transaction, so after ``kill -9`` a game is either wholly recorded or not at all.
 - ``games.job_id`` is UNIQUE and ``record_game`` checks the job first, so recording the same job
   twice stores it once (the second call returns False).
@@ -41,9 +41,12 @@ from typing import Any, Final
 from craits.dealkey import run_key
 
 from .config import TournamentConfig, config_from_dict
-from .records import FinishedGame, LogEntry
+from .legacy import LogEntry
+from .record_format import encode
+from .records import FinishedGame
 from .results import GameResult
 from .schedule import Job, build_schedule
+from .schema import RECORDS_VERSION
 from .standings import Standings, compute_standings
 from .storefile import OPEN_MODES, open_connection
 from .storefile import OpenMode as OpenMode
@@ -81,6 +84,15 @@ class TournamentInfo:
         return sum(self.jobs.values())
 
 
+@dataclass(frozen=True, slots=True)
+class RecordRow:
+    """A recorded game as the store keeps it beside its result (``records.py``)."""
+
+    outcome: dict[str, Any]
+    record: bytes | None
+    """The compressed record; None for a game kept as an old log (``Store.game_log``)."""
+
+
 class Store:
     """Tournaments, their schedules, results and game logs in one SQLite file."""
 
@@ -88,6 +100,9 @@ class Store:
         """Prefer ``Store.open``, which configures the connection and migrates the schema."""
         self._db = connection
         self._lock = threading.RLock()
+        self.version: int = connection.execute("PRAGMA user_version").fetchone()[0]
+        """The schema version: below the newest only in a store opened to read (a
+        reader never migrates), whose games all have old logs."""
 
     # ------------------------------------------------------------------ lifecycle
     @staticmethod
@@ -189,6 +204,11 @@ class Store:
         return TournamentInfo(row["id"], row["name"], seed, row["created"], row["status"],
                               counts, None if workdir is None else Path(workdir))
 
+    def tournament_name(self, tournament_id: str) -> str:
+        """A tournament's name alone (``tournament`` also counts its jobs)."""
+        with self._lock:
+            return str(self._tournament_row(tournament_id)["name"])
+
     def config(self, tournament_id: str) -> TournamentConfig:
         """The configuration the tournament was created with."""
         with self._lock:
@@ -281,7 +301,7 @@ class Store:
 
     # ------------------------------------------------------------------ games
     def record_game(self, game: FinishedGame) -> bool:
-        """Store a finished game with its whole log, atomically; False if it was already stored.
+        """Store a finished game and its record, atomically; False if it was already stored.
 
         The job may be pending, running or skipped (a game that was under way when a match
         stopped still counts); a job already ``done`` keeps its first result. The check and the
@@ -290,7 +310,7 @@ class Store:
         """
         with self._transaction() as db:
             job = db.execute(
-                "SELECT id, status, seats, seed, spec FROM jobs"
+                "SELECT id, status, seats, seed, json_extract(spec, '$.rules') AS rules FROM jobs"
                 " WHERE tournament_id=? AND game_index=?", (game.tournament_id, game.game_index),
             ).fetchone()
             if job is None:
@@ -298,19 +318,14 @@ class Store:
             if job["status"] == "done":
                 return False
             _check_shape(game, len(json.loads(job["seats"])))
-            cursor = db.execute(
+            db.execute(
                 "INSERT INTO games (job_id, seed, rules, seats, totals, places, strikes,"
-                " forfeited, outcome, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (job["id"], job["seed"], _json(json.loads(job["spec"])["rules"]), job["seats"],
+                " forfeited, outcome, started, finished, record)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (job["id"], job["seed"], job["rules"], job["seats"],
                  _json(game.totals), _json(game.places), _json(game.strikes),
                  _json(game.forfeited), _json(dict(game.outcome)), _iso(game.started),
-                 _iso(game.finished)),
-            )
-            db.executemany(
-                "INSERT INTO events (game_id, idx, kind, seat, elapsed_ms, data)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                ((cursor.lastrowid, i, e.kind, e.seat, e.elapsed_ms, _json(dict(e.data)))
-                 for i, e in enumerate(game.log)),
+                 _iso(game.finished), encode(game.play)),
             )
             db.execute("UPDATE jobs SET status='done' WHERE id=?", (job["id"],))
         return True
@@ -319,16 +334,7 @@ class Store:
         """Every recorded game's result, in game order: the input of ``compute_standings``."""
         with self._lock:
             rows = self._db.execute(_RESULTS_SQL, (tournament_id,)).fetchall()
-        return [
-            GameResult(
-                game_index=r["game_index"], meeting_index=r["meeting_index"],
-                deal_set=r["deal_set"], rotation=r["rotation"],
-                seats=tuple(json.loads(r["seats"])), totals=tuple(json.loads(r["totals"])),
-                places=tuple(json.loads(r["places"])), strikes=tuple(json.loads(r["strikes"])),
-                forfeited=tuple(json.loads(r["forfeited"])),
-            )
-            for r in rows
-        ]
+        return [_result(r) for r in rows]
 
     def standings(self, tournament_id: str) -> Standings:
         """``compute_standings`` over the stored results (bootstrap seeded by the tournament)."""
@@ -336,8 +342,42 @@ class Store:
         return compute_standings(self.results(tournament_id), config.bot_names,
                                  seed=config.seed or 0)
 
+    def job(self, tournament_id: str, game_index: int) -> Job | None:
+        """One job of the schedule (None if there is no such game)."""
+        with self._lock:
+            row = self._db.execute("SELECT spec FROM jobs WHERE tournament_id=? AND"
+                                   " game_index=?", (tournament_id, game_index)).fetchone()
+        return None if row is None else Job.from_dict(json.loads(row["spec"]))
+
+    def result(self, tournament_id: str, game_index: int) -> GameResult | None:
+        """One recorded game's result (None if it is not recorded)."""
+        with self._lock:
+            row = self._db.execute(_RESULT_SQL, (tournament_id, game_index)).fetchone()
+        return None if row is None else _result(row)
+
+    def game_record(self, tournament_id: str, game_index: int) -> RecordRow | None:
+        """A recorded game's outcome and record (None if the game is not recorded)."""
+        record = "g.record" if self.version >= RECORDS_VERSION else "NULL AS record"
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT g.outcome, {record} FROM games g JOIN jobs j ON j.id = g.job_id"
+                " WHERE j.tournament_id=? AND j.game_index=?", (tournament_id, game_index),
+            ).fetchone()
+        return None if row is None else RecordRow(json.loads(row["outcome"]), row["record"])
+
+    def hands_played(self, tournament_id: str) -> dict[int, int]:
+        """Hands played in each recorded game, by game index, from the stored outcomes (no
+        record is read: this is what a list of 100,000 games needs)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT j.game_index, json_extract(g.outcome, '$.hands_played') AS hands"
+                " FROM games g JOIN jobs j ON j.id = g.job_id WHERE j.tournament_id=?",
+                (tournament_id,)).fetchall()
+        return {r["game_index"]: int(r["hands"] or 0) for r in rows}
+
     def game_log(self, tournament_id: str, game_index: int) -> list[LogEntry]:
-        """A recorded game's log in order (empty if the game is not recorded)."""
+        """A game's old log in order, as stores before version 4 kept it (``legacy.py``); empty
+        for a game not recorded, or recorded as a record."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT e.kind, e.seat, e.elapsed_ms, e.data FROM events e"
@@ -365,12 +405,22 @@ def _seat_rows(r: sqlite3.Row) -> Iterator[dict[str, Any]]:
         yield {**game, "seat": seat, **per_seat, **times}
 
 
+def _result(r: sqlite3.Row) -> GameResult:
+    return GameResult(
+        game_index=r["game_index"], meeting_index=r["meeting_index"], deal_set=r["deal_set"],
+        rotation=r["rotation"], seats=tuple(json.loads(r["seats"])),
+        totals=tuple(json.loads(r["totals"])), places=tuple(json.loads(r["places"])),
+        strikes=tuple(json.loads(r["strikes"])), forfeited=tuple(json.loads(r["forfeited"])),
+    )
+
+
 _RESULTS_SQL: Final = (
     "SELECT j.game_index, j.meeting_index, j.deal_set, j.rotation, g.seed, g.seats, g.totals,"
     " g.places, g.strikes, g.forfeited, g.started, g.finished"
     " FROM games g JOIN jobs j ON j.id = g.job_id"
     " WHERE j.tournament_id=? ORDER BY j.game_index"
 )
+_RESULT_SQL: Final = _RESULTS_SQL.replace("ORDER BY j.game_index", "AND j.game_index=?")
 
 
 def _check_shape(game: FinishedGame, seats: int) -> None:

@@ -43,6 +43,11 @@ SQLITE_CANTOPEN: Final = 14
 """Primary result codes (``sqlite3.Error.sqlite_errorcode & 0xFF``)."""
 
 
+PAGE_SIZE: Final = 16384
+"""The page size of a new store. A game's row is about 3 KB (``records.py``): in SQLite's default
+4 KB pages each row took a page of its own and a third of the file was empty; in 16 KB pages
+five rows share one (``docs/benchmarks.md``). A store keeps the page size it was made with."""
+
 OpenMode = Literal["create", "write", "read"]
 OPEN_MODES: Final = ("create", "write", "read")
 
@@ -133,6 +138,8 @@ def _prepare(db: sqlite3.Connection, synchronous: str, mode: OpenMode) -> None:
     """Check whose file it is and that it can be written, then WAL, durability and the missing
     migrations."""
     version = identify(db, mode)
+    if version == 0:
+        db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # only a new file: before anything is written
     _check_writable(db, version)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute(f"PRAGMA synchronous={synchronous}")
@@ -181,8 +188,11 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     for number in range(version, SCHEMA_VERSION):
         db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS[number]:
-                db.execute(statement)
+            for step in MIGRATIONS[number]:
+                if isinstance(step, str):
+                    db.execute(step)
+                else:
+                    step(db)
             db.execute(f"PRAGMA user_version={number + 1}")
             db.execute("COMMIT")
         except BaseException:

@@ -20,7 +20,7 @@ from craits.referee.server import Referee, open_referee
 
 from .botpool import BotPool, Isolation
 from .config import TournamentConfig
-from .records import FinishedGame, game_log
+from .records import FinishedGame, PlayLog
 from .schedule import Job, stored_game_id
 
 
@@ -55,13 +55,13 @@ class LocalTables:
 
 
 def finished_game(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
-    """What the store keeps of a refereed game: result, every event, every move with timing."""
+    """What the store keeps of a refereed game: result, every move with its timing, faults."""
     outcome = result.outcome
     return FinishedGame(
         tournament_id=tid, game_index=job.game_index, totals=result.totals,
         places=result.places, strikes=result.strikes, forfeited=result.forfeited,
         started=started, finished=time.time(),
-        log=game_log(result.events, result.moves, result.faults),
+        play=PlayLog.of(result.moves, result.faults),
         outcome={"hands_played": outcome.hands_played, "hand_scores": outcome.hand_scores,
                  "pressure_points": outcome.pressure_points,
                  "capped_hands": outcome.capped_hands, "decisions": len(result.moves),
