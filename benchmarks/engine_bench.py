@@ -9,6 +9,12 @@ decisions, so the engine's decisions per second bounds both. Playouts use the sa
 decision. Two forms are timed: with ``since`` (only the events that seat has not seen yet, what
 a referee streaming events needs) and with the whole history (what a careless caller pays).
 
+Two more tables put the numbers in context. Peers: the same random-legal loop at 4 players on
+OpenSpiel's ``crazy_eights`` and RLCard's UNO (``benchmarks/peer_engines.py``; installed by the
+``benchmark`` extra, reported as missing otherwise). Search: what a search bot gets from the SDK,
+sampled worlds per second (``View.world_sampler().sample``) and playouts of the rest of the hand
+per second, from one mid-hand position.
+
 Run::
 
     .venv/bin/python benchmarks/engine_bench.py            # full run (minutes)
@@ -28,8 +34,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import peer_engines
+
 from craits.engine import Game, Rules, observe, preset
 from craits.simulate import policy_rng, random_playout
+from craits_sdk import View
 
 CONFIGS: dict[str, Rules] = {
     "standard": preset("standard"),
@@ -168,6 +177,93 @@ def observe_row(
     return ObserveRow(players, games, decisions, micro * base, micro * (since - base), full_us)
 
 
+PEER_PLAYERS = 4
+
+
+def peer_rows(seconds: float, repeat: int) -> list[dict[str, Any]]:
+    """Decisions per second of the Craits engine and its peers, best of ``repeat`` rounds of
+    ``seconds`` CPU seconds each, the engines taking turns within every round."""
+    engines: dict[str, tuple[str, int, Callable[[], peer_engines.Rate]] | None] = {
+        "craits (Python)": ("", PEER_PLAYERS,
+                            lambda: peer_engines.craits_decisions(PEER_PLAYERS, seconds)),
+        "OpenSpiel crazy_eights (C++, stepped from Python)": (
+            "pyspiel", PEER_PLAYERS,
+            lambda: peer_engines.openspiel_decisions(PEER_PLAYERS, seconds)),
+        "RLCard UNO (Python)": ("rlcard", 2, lambda: peer_engines.rlcard_decisions(seconds)),
+    }
+    best: dict[str, tuple[int, int, float]] = {}
+    for round_no in range(1, repeat + 1):
+        for name, spec in engines.items():
+            assert spec is not None
+            module, _, task = spec
+            if module and not peer_engines.available(module):
+                continue
+            progress(f"round {round_no}/{repeat}: {name}")
+            decisions, games, cpu = task()
+            if name not in best or decisions / cpu > best[name][0] / best[name][2]:
+                best[name] = (decisions, games, cpu)
+    rows = []
+    for name, spec in engines.items():
+        assert spec is not None
+        module, players, _ = spec
+        if name not in best:
+            rows.append({"engine": name, "players": players, "missing": module})
+            continue
+        decisions, games, cpu = best[name]
+        rows.append({"engine": name, "players": players, "decisions": decisions, "games": games,
+                     "seconds": round(cpu, 3), "decisions_per_second": round(decisions / cpu, 1),
+                     "decisions_per_game": round(decisions / games, 1)})
+    return rows
+
+
+def mid_hand_view(players: int = PEER_PLAYERS, seed: int = 3) -> View:
+    """A seat's view in the middle of the third hand (6 cards dealt) of a random game."""
+    game = Game.new(preset("standard"), players, seed)
+    choice = policy_rng(seed).choice
+    while game.hand_index < 2:
+        game.apply(choice(game.legal_moves()))
+    for _ in range(2 * players):
+        game.apply(choice(game.legal_moves()))
+    return View.from_observation(observe(game, game.to_act), game.rules)
+
+
+def search_row(seconds: float, repeat: int) -> dict[str, Any]:
+    """Sampled worlds per second and playouts to the end of the hand per second (random legal
+    moves, each from a fresh copy of one sampled world), from ``mid_hand_view``."""
+    import random
+
+    view = mid_hand_view()
+    sampler = view.world_sampler()
+    rng = random.Random(0)
+    world = sampler.sample(rng, history=False)
+
+    def samples() -> int:
+        count, start = 0, CLOCK()
+        while CLOCK() - start < seconds:
+            sampler.sample(rng, history=False)
+            count += 1
+        return count
+
+    def playouts() -> int:
+        count, start = 0, CLOCK()
+        while CLOCK() - start < seconds:
+            game = world.clone()
+            hand = game.hand_index
+            while game.hand_index == hand and not game.is_over:
+                game.apply(rng.choice(game.legal_moves()))
+            count += 1
+        return count
+
+    best = best_times({("search", "samples", view.players): samples,
+                       ("search", "playouts", view.players): playouts}, repeat)
+    n_samples, s_cpu = best[("search", "samples", view.players)]
+    n_playouts, p_cpu = best[("search", "playouts", view.players)]
+    return {"players": view.players, "hand_number": view.hand_number,
+            "cards_in_hand": len(view.hand), "unseen_cards": len(sampler.unseen),
+            "worlds_per_second": round(n_samples / s_cpu, 1),
+            "hand_playouts_per_second": round(n_playouts / p_cpu, 1)}
+
+
 def machine() -> dict[str, Any]:
     """Where the numbers were taken: they mean little without it."""
     return {
@@ -207,9 +303,11 @@ def progress(text: str) -> None:
         sys.stderr.flush()
 
 
-def run(games: int, repeat: int, full_history: bool) -> dict[str, Any]:
+def run(games: int, repeat: int, full_history: bool, peer_seconds: float) -> dict[str, Any]:
     """Every measurement, as one JSON-ready object."""
     started = machine()
+    peers = peer_rows(peer_seconds, repeat)
+    search = search_row(peer_seconds, repeat)
     tasks: dict[Key, Callable[[], int]] = {}
     for config in CONFIGS:
         for players in PLAYER_COUNTS:
@@ -229,7 +327,8 @@ def run(games: int, repeat: int, full_history: bool) -> dict[str, Any]:
     observes = [observe_row(p, games, best, full.get(("observe", OBSERVE_FULL, p))).to_dict()
                 for p in PLAYER_COUNTS]
     return {"machine": started, "load_average_at_end": load_average(), "games": games,
-            "repeat": repeat, "playouts": playouts, "observe": observes}
+            "repeat": repeat, "playouts": playouts, "observe": observes, "peers": peers,
+            "search": search}
 
 
 def table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -262,6 +361,21 @@ def report_lines(result: dict[str, Any]) -> list[str]:
           "n/a" if r["observe_full_us"] is None else f"{r['observe_full_us']:.1f}"]
          for r in result["observe"]],
     )
+    lines += ["", "Random-legal playouts beside other engines (same Python loop, CPU time):", ""]
+    lines += table(
+        ["engine", "players", "decisions/game", "decisions/s"],
+        [[r["engine"], str(r["players"]), f"{r.get('decisions_per_game', 0):.0f}",
+          f"{r['decisions_per_second']:,.0f}" if "missing" not in r
+          else f"not installed ({r['missing']})"] for r in result["peers"]],
+    )
+    search = result["search"]
+    lines += ["", f"Search from one mid-hand position ({search['players']} players, hand "
+              f"{search['hand_number']}, {search['cards_in_hand']} cards in hand, "
+              f"{search['unseen_cards']} unseen):", ""]
+    lines += table(
+        ["sampled worlds/s", "playouts to the end of the hand/s"],
+        [[f"{search['worlds_per_second']:,.0f}", f"{search['hand_playouts_per_second']:,.0f}"]],
+    )
     return lines
 
 
@@ -277,14 +391,18 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true",
         help="smoke run: 2 games per cell, no whole-history observe() (it is quadratic)",
     )
+    parser.add_argument(
+        "--peer-seconds", type=float, default=3.0,
+        help="CPU seconds per round for each peer engine and search measurement (default 3)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeat < 1:
         parser.error("--games and --repeat must be at least 1")
     if args.quick:
-        result = run(games=2, repeat=1, full_history=False)
+        result = run(games=2, repeat=1, full_history=False, peer_seconds=0.05)
     else:
-        result = run(args.games, args.repeat, full_history=True)
+        result = run(args.games, args.repeat, full_history=True, peer_seconds=args.peer_seconds)
     if args.json:
         print(json.dumps(result))
     else:

@@ -16,6 +16,8 @@ BUNDLED: Final[dict[str, str]] = {
     "random": "craits_bots.random:RandomBot",
     "greedy": "craits_bots.greedy:GreedyBot",
     "lowcard": "craits_bots.lowcard:LowCardBot",
+    "expert": "craits_bots.expert:ExpertBot",
+    "ismcts": "craits_bots.ismcts:IsmctsBot",
 }
 """Bundled bot name -> ``module:Class`` target."""
 

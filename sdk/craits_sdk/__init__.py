@@ -25,6 +25,7 @@ from .inprocess import as_policy
 from .local import play_game
 from .session import RefereeError, Session
 from .view import Rejection, View
+from .worlds import WorldError, WorldSampler
 
 __all__ = [
     "EXIT_FAILURE",
@@ -41,6 +42,8 @@ __all__ = [
     "Rejection",
     "Session",
     "View",
+    "WorldError",
+    "WorldSampler",
     "as_policy",
     "play_game",
     "run",

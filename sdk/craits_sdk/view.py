@@ -9,12 +9,14 @@ whose ``str`` is ``10H``), moves are ``craits.engine.Move``, suits are engine in
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 
-from craits.engine import Card, Event, Move, Observation, Phase, Rules
+from craits.engine import Card, Event, Game, Move, Observation, Phase, Rules
 from craits.v1 import referee_pb2 as pb
 
 from .game import GameInfo, default_names
+from .worlds import WorldSampler
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,17 @@ class View:
     def new_events(self) -> tuple[Event, ...]:
         """History that arrived since this seat's previous view."""
         return tuple(self.game.history[self.history_start : self.history_len])
+
+    def world_sampler(self) -> WorldSampler:
+        """A sampler of worlds consistent with this view (read the hand's history once, then
+        ``sample(rng)`` as often as a search needs); see ``craits_sdk.worlds``."""
+        return WorldSampler(self)
+
+    def sample_world(self, rng: random.Random) -> Game:
+        """One engine ``Game`` that agrees with everything this seat has seen, the cards it
+        cannot see dealt at random (``craits_sdk.worlds``): play on with ``legal_moves`` and
+        ``apply``. For many samples of one view, ``world_sampler()`` once is faster."""
+        return WorldSampler(self).sample(rng)
 
     def with_rejection(self, rejection: Rejection) -> View:
         """The same view, marked with why the previous answer was refused."""

@@ -65,7 +65,8 @@ def test_a_new_tournament_whose_bot_cannot_start_is_not_kept(cli_process: Runner
     db = tmp_path / "t.sqlite"
     failed = cli_process("tournament", "run", str(cup), "--db", str(db), "--json", cwd=tmp_path)
     failed.assert_usage_error(
-        "bot 'mine' failed to start: it exited before connecting", "missing.py",
+        "bot 'mine' failed to start: it exited before connecting: bot process exited with "
+        "status 2 (its stderr is in", "mine.stderr.log",
         f"fix the bot or its [[bots]] entry in {cup}, then run the tournament again "
         "(no tournament was kept)")
     assert "resume" not in failed.err

@@ -105,10 +105,12 @@ def test_registry_names_launchable_bot_classes() -> None:
         "random": "craits_bots.random:RandomBot",
         "greedy": "craits_bots.greedy:GreedyBot",
         "lowcard": "craits_bots.lowcard:LowCardBot",
+        "expert": "craits_bots.expert:ExpertBot",
+        "ismcts": "craits_bots.ismcts:IsmctsBot",
     }
     command = launch_command("greedy")
     assert command[1:] == ["-m", "craits_sdk", "run", "craits_bots.greedy:GreedyBot"]
     assert load("greedy") is GreedyBot and load("random") is RandomBot
     assert load("lowcard") is LowCardBot
-    with pytest.raises(KeyError, match="known: random, greedy, lowcard"):
+    with pytest.raises(KeyError, match="known: random, greedy, lowcard, expert, ismcts"):
         load("nobody")

@@ -42,8 +42,15 @@ def open_results(db: Path, mode: OpenMode) -> Store:
     that exists, and those that only look at it (``read``) never change it.
     """
     if mode != "create" and not (db.exists() or db.is_symlink()):
-        raise UsageError(f"no results database at {db} (see --db, or $CRAITS_DB)")
+        raise UsageError(f"no results database at {db}{_looked_in(db)}: a tournament is "
+                         "stored under the directory it was run from; run this there, or point "
+                         "--db (or $CRAITS_DB) at its file")
     try:
         return Store.open(db, mode=mode)
     except StoreError as exc:
         raise UsageError(f"cannot open results database {db}: {exc}") from None
+
+
+def _looked_in(db: Path) -> str:
+    """Where a relative path was looked for: the directory a user may not know they are in."""
+    return "" if db.is_absolute() else f" (looked in {Path.cwd()})"

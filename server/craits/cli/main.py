@@ -71,14 +71,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     restore = _stop_on_sigterm()
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        if not (sys.argv[1:] if argv is None else argv):  # a bare `craits`: what can it do?
+            parser.print_help()
+            return 0
+        args = parser.parse_args(argv)
         status: int = args.func(args)
         sys.stdout.flush()
     except UsageError as exc:
         print(f"craits: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("craits: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # on a terminal, after the ^C it echoed: start a fresh line
+        fresh = "\n" if sys.stderr.isatty() else ""
+        print(f"{fresh}craits: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return _stdout_closed()

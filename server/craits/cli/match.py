@@ -16,7 +16,15 @@ from craits.referee.match import run_match
 from craits.referee.running import NotConnected
 
 from .botlogs import BotLogs
-from .common import UsageError, add_rules_options, bot_spec, print_json, rules_from_args
+from .common import (
+    UsageError,
+    add_rules_options,
+    bot_spec,
+    int_range,
+    print_json,
+    rules_from_args,
+)
+from .match_series import run_series
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -41,6 +49,10 @@ def register(subparsers: Any) -> None:
                         "people's bots)")
     add_rules_options(parser)
     add_time_options(parser)
+    parser.add_argument("--games", type=int_range(1), metavar="N",
+                        help="play N games instead of one, each deal once from every seat (N a "
+                        "multiple of the number of bots), and print the first bot's score "
+                        "against each other: W-L-D and the Elo difference with its interval")
     parser.add_argument("--log-dir", type=Path,
                         help="where bot stderr logs go (default: a new temp dir)")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -55,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     key = run_key(args.seed)
+    if args.games is not None:
+        return run_series(args, key, rules, time_control, policy)
     seed = key.seed("match") if args.seed is None else args.seed
     spec = GameSpec(key.game_id("match"), rules, seed, time_control, policy)
     with BotLogs(args.log_dir, "match") as logs:

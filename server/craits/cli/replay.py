@@ -14,6 +14,7 @@ from craits.report.terminal import Style, render
 
 from .common import UsageError, print_json
 from .database import add_db_option, database_path, open_results
+from .standings_text import resolve_id
 
 
 def register(subparsers: Any) -> None:
@@ -41,7 +42,7 @@ def read_game(db: Path, tournament: str, index: int) -> StoredGame:
     game that does not replay as stored, is not the user's mistake: it goes on up)."""
     try:
         with open_results(db, "read") as store:
-            return load_game(store, tournament, index)
+            return load_game(store, resolve_id(store, tournament, db), index)
     except ReplayMismatch:
         raise
     except ReportError as exc:

@@ -15,6 +15,7 @@ from craits.tournament.store import Store
 
 from .common import UsageError
 from .database import add_db_option, database_path, open_results
+from .standings_text import resolve_id
 
 
 def register(subparsers: Any) -> None:
@@ -43,9 +44,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Write the site and say where it is."""
     progress = _quiet if args.quiet or not sys.stderr.isatty() else _progress
     try:
-        with open_results(database_path(args), "read") as store:
-            files = write_site(store, args.tournament, args.html, progress,
-                               _games(args.games, store, args.tournament))
+        db = database_path(args)
+        with open_results(db, "read") as store:
+            tid = resolve_id(store, args.tournament, db)
+            files = write_site(store, tid, args.html, progress, _games(args.games, store, tid))
     except ReplayMismatch as exc:
         print(f"craits: error: {exc}", file=sys.stderr)
         return 1

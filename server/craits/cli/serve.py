@@ -30,6 +30,7 @@ from .common import (
     rules_from_args,
     seconds,
 )
+from .match_series import scored, summary_lines
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -45,9 +46,10 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve", help="run a referee for remote bots and play games between them",
         description="Listen for remote bots over gRPC (service craits.v1.Referee, with health "
-        "and reflection). Each --bot NAME gets a token, printed at start; a bot connects with "
-        "CRAITS_SERVER=HOST:PORT and CRAITS_TOKEN=TOKEN. When all have connected, the games are "
-        "played, seats rotating between games.",
+        "and reflection). Each --bot NAME gets a token, printed at start on stderr (so that "
+        "stdout holds only results); a bot connects with CRAITS_SERVER=HOST:PORT and "
+        "CRAITS_TOKEN=TOKEN. When all have connected, the games are played, seats rotating "
+        "between games; with --games N, the total of all of them follows.",
         epilog="Each game's result is printed as soon as it ends, so Ctrl-C loses only the game "
         "being played. With --json, one object is printed at the end, "
         '{"games": [...], "interrupted": false}; after Ctrl-C it holds the games finished so '
@@ -108,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         print_json(_games_json(finished, interrupted=False))
+    elif len(finished) > 1:  # each game came with its table: now the total of all
+        games = scored(finished, 1)  # each game is dealt from its own seed
+        print("\n" + "\n".join(summary_lines(games, [name for name, _ in bots])))
     return 0
 
 

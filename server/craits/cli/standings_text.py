@@ -1,62 +1,79 @@
-"""Standings of a stored tournament as text or JSON, for ``craits tournament`` commands."""
+"""Standings of a stored tournament as tables or JSON, for ``craits tournament`` commands."""
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from pathlib import Path
 
+from rich.console import Console
+from rich.text import Text
+
+from craits.tournament.config import TournamentConfig
+from craits.tournament.pair_wld import pair_records
+from craits.tournament.schedule import seat_orders
 from craits.tournament.sprt import SprtResult, match_verdict
-from craits.tournament.standings import Standings
-from craits.tournament.store import Store, StoreError, TournamentInfo
+from craits.tournament.store import Store, TournamentInfo
 
 from .common import UsageError, print_json
+from .tables import console, crosstable_table, sprt_line, sprt_meaning, standings_table
 
 
-def stored(store: Store, tid: str, db: Path) -> TournamentInfo:
-    """The tournament ``tid`` names, or a usage error pointing at ``craits tournament list``."""
-    try:
-        return store.tournament(tid)
-    except StoreError as exc:
-        raise UsageError(f"{exc} in {db} (see `craits tournament list`)") from None
+def stored(store: Store, given: str, db: Path) -> TournamentInfo:
+    """The tournament ``given`` names (its id, or a prefix of exactly one id), or a usage
+    error that says which ids were meant or where to look."""
+    return store.tournament(resolve_id(store, given, db))
 
 
-def print_standings(store: Store, tid: str, as_json: bool) -> None:
-    """Tournament ``tid``'s standings on stdout as a table or one JSON object, with the SPRT
+def resolve_id(store: Store, given: str, db: Path) -> str:
+    """The one stored id equal to ``given`` or starting with it (as git takes a short hash)."""
+    ids = [info.id for info in store.tournaments()]
+    if given in ids:
+        return given
+    matches = [tid for tid in ids if given and tid.startswith(given)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise UsageError(f"tournament id {given!r} is ambiguous in {db}: it starts "
+                         f"{', '.join(matches)}; give more of it")
+    close = difflib.get_close_matches(given, ids, n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    raise UsageError(f"no tournament {given!r} in {db} ({hint}see `craits tournament list`)")
+
+
+def games_per_deal_set(config: TournamentConfig) -> int:
+    """How many seatings (games) a meeting plays with one deal set."""
+    return len(seat_orders(config.table_size, config.seatings))
+
+
+def verdict_of(store: Store, tid: str) -> SprtResult | None:
+    """The SPRT of a ``match`` tournament; None for any other."""
+    config = store.config(tid)
+    return match_verdict(config, store.results(tid)) if config.mode == "match" else None
+
+
+def print_standings(store: Store, tid: str, as_json: bool, out: Console | None = None) -> None:
+    """Tournament ``tid``'s standings on stdout as tables or one JSON object, with the SPRT
     verdict of a match: what ``run``, ``resume`` and ``show`` end with."""
     standings = store.standings(tid)
     config = store.config(tid)
-    verdict = match_verdict(config, store.results(tid)) if config.mode == "match" else None
+    verdict = verdict_of(store, tid)
     if as_json:
         extra = {"sprt": dataclasses.asdict(verdict)} if verdict else {}
         print_json({"tournament": tid, **standings.to_dict(), **extra})
         return
-    print(format_standings(standings))
+    out = out or console()
+    out.print(standings_table(standings))
+    order = [row.bot for row in standings.rows]
+    if len(order) > 1:
+        out.print(crosstable_table(order, pair_records(store.results(tid), order)))
     if verdict is not None:
-        print(format_verdict(verdict, *config.bot_names[:2]))
-
-
-def format_verdict(v: SprtResult, a: str, b: str) -> str:
-    """One line on the A-vs-B sequential test."""
-    said = {"H1": f"accept H1: {a} is stronger than {b}",
-            "H0": f"accept H0: {a} is not stronger than {b}", "continue": "undecided so far"}
-    return (f"SPRT {a} vs {b}: {said[v.decision]}; LLR {v.llr:+.2f} in [{v.lower:+.2f}, "
-            f"{v.upper:+.2f}] after {v.deal_sets} deal sets ({v.wins}-{v.draws}-{v.losses}), "
-            f"{v.elo:+.0f} Elo")
-
-
-def format_standings(s: Standings) -> str:
-    """The final table: rank, bot, rating ± CI, games, mean points, wins, strikes."""
-    pct = round(s.confidence * 100)
-    lines = [
-        f"{s.games} games in {s.deal_sets} deal sets; ratings: Bradley-Terry on the Elo scale, "
-        f"{pct}% intervals from {s.resamples} bootstrap resamples of deal sets",
-        f"{'rank':>4}  {'bot':<20} {'rating':>7} {f'{pct}% interval':>17} {'games':>6} "
-        f"{'mean pts':>9} {'wins':>5} {'strikes':>7}",
-    ]
-    for r in s.rows:
-        interval = f"[{r.low:+.0f}, {r.high:+.0f}]"
-        lines.append(
-            f"{r.rank:>4}  {r.bot:<20} {r.rating:>+7.0f} {interval:>17} {r.stats.games:>6} "
-            f"{r.stats.mean_points:>9.1f} {r.stats.wins:>5} {r.stats.strikes:>7}"
-        )
-    return "\n".join(lines)
+        a, b = config.bot_names[:2]
+        out.print(Text(sprt_line(verdict, a, b, games_per_deal_set(config))))
+        out.print(Text(sprt_meaning(verdict, a, b)))
+        if verdict.deal_sets != standings.deal_sets:
+            out.print(Text(
+                f"(the test counts {verdict.deal_sets} complete deal sets in order; the "
+                f"standings count all {standings.deal_sets}, with the games that were already "
+                "being played when it stopped, or are still to come)"
+            ))

@@ -9,12 +9,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
 from craits.referee.bridge import DEFAULT_HOST
 from craits.tournament.store import CSV_FIELDS
 
 from .common import int_range, port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
-from .standings_text import print_standings, stored
+from .standings_text import print_standings, stored, verdict_of
+from .tables import console, tournaments_table
+from .tournament_flags import add_tournament_flags
 from .tournament_play import cmd_resume, cmd_run
 
 
@@ -26,14 +30,19 @@ def register(subparsers: Any) -> None:
         f"(default {DEFAULT_DB}, or $CRAITS_DB, or --db).",
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    run = sub.add_parser("run", help="create a tournament and play it",
-                         description="Create a tournament from FILE.toml (see docs/tournaments.md)"
-                         " or, without a file, a demo of the bundled bots; then play it.")
+    run = sub.add_parser(
+        "run", help="create a tournament and play it",
+        description="Create a tournament from FILE.toml (see docs/tournaments.md), from flags "
+        "(craits tournament run --bot greedy --bot 'python my_bot.py' --deal-sets 20), from both "
+        "(the flags override the file) or, with neither, a demo of the bundled bots; then play "
+        "it.")
     run.add_argument("file", nargs="?", type=Path, help="tournament TOML (default: the demo)")
     _common(run)
+    add_tournament_flags(run)
     run.set_defaults(func=cmd_run)
     resume = sub.add_parser("resume", help="finish a tournament a killed run left unfinished")
-    resume.add_argument("id", help="tournament id (see `craits tournament list`)")
+    resume.add_argument("id", help="tournament id or a unique prefix of it "
+                        "(see `craits tournament list`)")
     _common(resume)
     resume.set_defaults(func=cmd_resume)
     lst = sub.add_parser("list", help="list stored tournaments")
@@ -41,7 +50,7 @@ def register(subparsers: Any) -> None:
     lst.add_argument("--json", action="store_true", help="print one JSON object")
     lst.set_defaults(func=cmd_list)
     show = sub.add_parser("show", help="standings of a stored tournament")
-    show.add_argument("id")
+    show.add_argument("id", help="tournament id or a unique prefix of it")
     add_db_option(show)
     fmt = show.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="standings as one JSON object")
@@ -68,21 +77,24 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """One line per tournament."""
+    """One row per tournament, under a header, with the database it looked in."""
     db = database_path(args)
     with open_results(db, "read") as store:
         infos = store.tournaments()
+        verdicts = {i.id: verdict_of(store, i.id) for i in infos}
     if args.json:
         print_json({"tournaments": [
             {"id": i.id, "name": i.name, "seed": i.seed, "created": i.created,
              "status": i.status, "games": i.total, "done": i.jobs.get("done", 0)}
             for i in infos]})
         return 0
+    out = console()
     if not infos:
-        print(f"no tournaments in {db}")
-    for i in infos:
-        print(f"{i.id}  {i.status:<9} {i.jobs.get('done', 0):>5}/{i.total:<5} "
-              f"{i.created}  {i.name}")
+        out.print(Text(f"no tournaments in {db}"), soft_wrap=True)
+        return 0
+    out.print(tournaments_table(infos, verdicts))
+    out.print(Text(f"database: {db}; an id can be shortened to any prefix no other id shares"),
+              soft_wrap=True)  # a path is never broken across lines
     return 0
 
 
@@ -94,10 +106,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         if args.csv:
             writer = csv.DictWriter(sys.stdout, fieldnames=list(CSV_FIELDS))
             writer.writeheader()
-            writer.writerows(store.export_rows(args.id))
+            writer.writerows(store.export_rows(info.id))
             return 0
         if not args.json:
             print(f"tournament {info.id}: {info.name}, {info.status}, "
                   f"{info.jobs.get('done', 0)}/{info.total} games")
-        print_standings(store, args.id, args.json)
+        print_standings(store, info.id, args.json)
     return 0

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shlex
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
+from craits.engine.state import MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
 from craits.tournament.botpool import (
@@ -17,13 +18,7 @@ from craits.tournament.botpool import (
     check_launchable,
     isolation_problem,
 )
-from craits.tournament.config import (
-    ConfigError,
-    TournamentConfig,
-    default_config,
-    fairness_notes,
-    load_config,
-)
+from craits.tournament.config import ConfigError, TournamentConfig, fairness_notes
 from craits.tournament.lease import LeaseError, lease
 from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
@@ -31,7 +26,8 @@ from craits.tournament.store import Store, TournamentInfo
 from .common import UsageError
 from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
-from .standings_text import print_standings, stored
+from .standings_text import games_per_deal_set, print_standings, stored
+from .tournament_flags import read_table, with_flags
 
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 4
@@ -43,17 +39,28 @@ def _bundled() -> list[str]:
     return list(bundled_bots())
 
 
-def demo_config() -> TournamentConfig:
-    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games)."""
-    bots = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
-    config = default_config(bots, _bundled())
-    return dataclasses.replace(config, name="demo", deal_sets=DEMO_DEAL_SETS)
+def demo_table(bots: int = len(DEMO_BOTS)) -> dict[str, Any]:
+    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games); with
+    other bots given on the command line, tables as large as they fill (at most 3)."""
+    names = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
+    return {"name": "demo", "deal_sets": DEMO_DEAL_SETS,
+            "table_size": max(MIN_PLAYERS, min(len(DEMO_BOTS), bots)),
+            "bots": [{"name": name} for name in names]}
+
+
+def run_config(args: argparse.Namespace) -> TournamentConfig:
+    """The tournament to create: the file (or the demo), with the command line's flags over it."""
+    demo = demo_table(len(args.bots) or len(DEMO_BOTS))
+    if args.bots and args.file is None:
+        demo["name"] = "command line"
+    table = read_table(args.file, demo)
+    return with_flags(table, args, _bundled(), str(args.file or "command line"))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
     try:
-        config = load_config(args.file, _bundled()) if args.file else demo_config()
+        config = run_config(args)
         check_launchable(config.bots)
     except ConfigError as exc:  # it names the file
         raise UsageError(str(exc)) from None
@@ -79,13 +86,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
     db = database_path(args)
     with open_results(db, "write") as store:
         info = stored(store, args.id, db)
+        args.id = info.id  # a prefix names it; hints and logs use the whole id
         if not (info.jobs["pending"] or info.jobs["running"]):
             return _already_finished(store, info, args.json)
         _check_runnable(store, info, db)
         if not args.json:
-            print(f"resuming tournament {args.id}: {info.jobs.get('done', 0)}/{info.total} "
+            print(f"resuming tournament {info.id}: {info.jobs.get('done', 0)}/{info.total} "
                   "games already played", file=sys.stderr)
-        return _play(store, args.id, db, args)
+        return _play(store, info.id, db, args)
 
 
 def _already_finished(store: Store, info: TournamentInfo, as_json: bool) -> int:
@@ -155,7 +163,10 @@ def _cannot_listen(store: Store, tid: str, db: Path, args: argparse.Namespace, f
 
 def _fix_advice(args: argparse.Namespace) -> str:
     """How to fix a bot of a new tournament: its entry in the file, then ``run`` again."""
-    where = f"its [[bots]] entry in {args.file}" if args.file else "the bundled bots"
+    if args.bots:
+        where = "its --bot SPEC"
+    else:
+        where = f"its [[bots]] entry in {args.file}" if args.file else "the bundled bots"
     return f"fix the bot or {where}, then run the tournament again"
 
 
@@ -206,11 +217,17 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
           fresh: bool = False) -> int:
     """Play the tournament (the runner marks it paused however the run stops early);
     ``fresh``: it was created by this command."""
-    display = LiveDisplay(quiet=args.quiet or args.json)
+    config = store.config(tid)
+    names = (config.bot_names[0], config.bot_names[1]) if config.mode == "match" else None
+    display = LiveDisplay(quiet=args.quiet or args.json, sprt_names=names,
+                          games_per_deal_set=games_per_deal_set(config))
     make_log_dir(log_dir(db, tid))
     try:
-        bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host, args.port,
-                   store_files(db), args.workers)
+        try:
+            bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
+                       args.port, store_files(db), args.workers)
+        finally:  # the live block stays; what follows starts on a fresh line below it
+            display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except bridge.ListenError as exc:
@@ -227,6 +244,5 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
               " recorded before it are kept (each is one transaction): fix that (e.g. free disk"
               f" space), then resume with `{resume_command(tid, db, args)}`", file=sys.stderr)
         return 1
-    display.close()
     print_standings(store, tid, args.json)
     return 0

@@ -19,7 +19,7 @@ from .observation import Observation, observe
 from .record import GameRecord, replay
 from .rules import PRESETS, Rules, RulesError, preset, rules_from_settings
 from .scoring import hand_score, places
-from .state import Game, IllegalMove, Outcome
+from .state import Game, IllegalMove, Outcome, game_deck
 
 __all__ = [
     "CARDS",
@@ -39,6 +39,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "format_cards",
+    "game_deck",
     "hand_score",
     "observe",
     "parse_cards",

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from craits.suggest import did_you_mean
+
 
 class RulesError(ValueError):
     """A rules configuration is malformed: unknown key, wrong type, or value out of range."""
@@ -140,8 +142,11 @@ shuffle pressure of ``state.PRESSURE_DOUBLINGS``) every score a game can reach s
 2**53, inside the 64-bit score fields of the wire and the results database."""
 
 _FIELD_TYPES: Final[dict[str, type]] = {
-    f.name: {"bool": bool, "int": int, "str": str}[str(f.type)] for f in fields(Rules)
+    f.name: f.type if isinstance(f.type, type) else {"bool": bool, "int": int, "str": str}[f.type]
+    for f in fields(Rules)
 }
+"""Each field's type: a string under ``from __future__ import annotations``, the class itself
+when the engine is compiled with mypyc."""
 
 PRESETS: Final[dict[str, Rules]] = {
     "standard": Rules(),
@@ -158,9 +163,8 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RulesError(
-            f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}"
-        ) from None
+        raise RulesError(f"unknown preset {name!r}{did_you_mean(name, PRESETS)}: choose one of "
+                         f"{', '.join(PRESETS)}") from None
 
 
 def rules_from_settings(preset_name: str, settings: list[str] | tuple[str, ...] = ()) -> Rules:
@@ -175,8 +179,8 @@ def _reject_unknown(data: Mapping[str, Any]) -> None:
     unknown = sorted(set(data) - set(_FIELD_TYPES))
     if unknown:
         raise RulesError(
-            f"unknown rules field(s) {', '.join(map(repr, unknown))}; "
-            f"known fields: {', '.join(_FIELD_TYPES)}"
+            f"unknown rules field(s) {', '.join(map(repr, unknown))}"
+            f"{did_you_mean(unknown[0], _FIELD_TYPES)}; known fields: {', '.join(_FIELD_TYPES)}"
         )
 
 

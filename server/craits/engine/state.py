@@ -65,6 +65,14 @@ bounded, no total a game can reach passes 2**53, so every score is exact in ever
 numbers, JSON's included."""
 
 
+def game_deck(rules: Rules, players: int) -> list[Card]:
+    """Every card a hand of this game is dealt from, unshuffled (two decks above five players;
+    ``remove_kings_queens`` at two or three): what a seat reasons about when it counts cards."""
+    decks = 1 if players <= SINGLE_DECK_MAX else 2
+    without = frozenset({KING, QUEEN}) if rules.remove_kings_queens and players <= 3 else None
+    return build_deck(decks, without or frozenset())
+
+
 _Dealt = tuple[list[list[Card]], list[Card]]
 """A hand's deal: each seat's cards, and the rest of the deck (drawn from its end)."""
 
@@ -220,13 +228,23 @@ class Game:
         totals: Sequence[int] | None = None,
         pressure_counts: Sequence[int] | None = None,
         seed: int = 0,
+        history: Sequence[Event] = (),
+        out_in_count: bool = False,
+        turns_in_hand: int = 0,
+        pressure_points: Sequence[int] | None = None,
+        hand_scores: Sequence[tuple[int, ...]] = (),
     ) -> Game:
-        """A game in an exact position inside hand ``hand_index``, with no history (for tests:
-        the engine sets its own fields, so a caller need not know how it stores them).
+        """A game in an exact position inside hand ``hand_index`` (for tests, and for the SDK's
+        sampled worlds: the engine sets its own fields, so a caller need not know how it stores
+        them).
 
         ``discard`` is bottom first (its last card is the top) and ``stock`` in the order it will
         be drawn. ``active_suit`` defaults to the top card's suit, ``dealer`` to the seat before
-        ``to_act``. A hand that ends goes on to the next deal as in any game.
+        ``to_act``. A hand that ends goes on to the next deal as in any game; ``seed`` drives the
+        later deals and, when ``history`` is given, this hand's reshuffles too. ``history`` is
+        the event log so far (kept as given: a seat's redacted log is fine); ``out_in_count``
+        says a player went out during the running count; ``turns_in_hand`` counts towards the
+        turn cap; ``pressure_points`` and ``hand_scores`` (earlier hands) feed the outcome.
         """
         players = len(hands)
         game = Game(rules, players, seed)
@@ -244,6 +262,13 @@ class Game:
         game.announce_pending = set(announce_pending)
         game.totals = [0] * players if totals is None else list(totals)
         game.pressure_counts = [0] * players if pressure_counts is None else list(pressure_counts)
+        game.pressure_points = [0] * players if pressure_points is None else list(pressure_points)
+        game.hand_scores = list(hand_scores)
+        game.out_in_count = out_in_count
+        game.turns_in_hand = turns_in_hand
+        if history:
+            game.events = list(history)
+            game._rng = random.Random(f"craits:{seed}:hand:{hand_index}")
         return game
 
     def clone(self) -> Game:

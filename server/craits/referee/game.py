@@ -39,6 +39,13 @@ class GameSpec:
     seed: int
     time: TimeControl = field(default_factory=TimeControl)
     policy: FailurePolicy = field(default_factory=FailurePolicy)
+    seat_times: tuple[TimeControl, ...] = ()
+    """A time control per seat, for bots with their own (a tournament's ``[[bots]] move_ms``);
+    empty: every seat has ``time``."""
+
+    def time_of(self, seat: int) -> TimeControl:
+        """The time control of ``seat``."""
+        return self.seat_times[seat] if self.seat_times else self.time
 
 
 class MoveRecord(NamedTuple):
@@ -106,8 +113,10 @@ class _Referee:
         self.spec = spec
         self.seats = seats
         self.game = Game.new(spec.rules, len(seats), spec.seed)
-        self.table = Table(spec.game_id, tuple(s.name for s in seats), spec.rules, spec.time)
-        self.clocks = [SeatClock(bank_ms=float(spec.time.bank_ms)) for _ in seats]
+        self.table = Table(spec.game_id, tuple(s.name for s in seats), spec.rules, spec.time,
+                           spec.seat_times)
+        self.clocks = [SeatClock(bank_ms=float(spec.time_of(i).bank_ms))
+                       for i in range(len(seats))]
         self.faults: list[Fault] = []
         self.moves: list[MoveRecord] = []
         self.latencies: list[int] = []
@@ -117,7 +126,7 @@ class _Referee:
         self.deadline_at = math.inf
         """When the seat deciding now must have answered (trio time); inf while none decides."""
         self.watching = trio.CancelScope()
-        self.move_s = spec.time.move_ms / 1000.0
+        self.move_s = min(spec.time_of(i).move_ms for i in range(len(seats))) / 1000.0
         self.open: Decision | None = None
         """The decision being asked, from its request until its move is applied."""
         self.opened_at = 0.0
@@ -155,7 +164,7 @@ class _Referee:
         """The open decision's deadline has passed: note the time it had, cancel the stretch."""
         decision = self.open
         assert decision is not None, "a move deadline passed with no decision open"
-        self.overdue_limit_s = decision.clock.allowance_s(self.spec.time)
+        self.overdue_limit_s = decision.clock.allowance_s(self.spec.time_of(decision.seat))
         self.deadline_at = math.inf
         self.stretch.cancel()
 
@@ -263,7 +272,7 @@ class _Referee:
         the time it took is charged to the seat's bank, in one place. Time spent waiting for a
         dropped bot to come back is not: it is outside this call (``_wait_back``).
         """
-        clock, tc = decision.clock, self.spec.time
+        clock, tc = decision.clock, self.spec.time_of(decision.seat)
         started = time.perf_counter()
         self.deadline_at = trio.current_time() + clock.allowance_s(tc)  # >= one move limit
         try:

@@ -100,8 +100,9 @@ class BotHub:
 
     # ------------------------------------------------------------ tokens and seats
     def issue_token(self, name: str, token: str | None = None) -> BotEntry:
-        """Register a bot and return its entry (with a fresh random token unless one is given)."""
-        entry = BotEntry(name=name, token=token or secrets.token_urlsafe(18))
+        """Register a bot and return its entry (with a fresh random token unless one is given:
+        hex, so it never starts with ``-`` and ``--token TOKEN`` always parses)."""
+        entry = BotEntry(name=name, token=token or secrets.token_hex(16))
         self._by_token[entry.token] = entry
         return entry
 

@@ -22,8 +22,11 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 import trio
+
+from craits.suggest import did_you_mean
 
 from . import sandbox
 from .hub import BotEntry, BotHub
@@ -50,9 +53,8 @@ def command_for(spec: str) -> list[str]:
     words = spec.split()
     if len(words) == 1 and shutil.which(words[0], path=_bot_path()) is None:
         known = ", ".join(bundled) or "none installed"
-        raise LaunchError(
-            f"unknown bot {spec!r}: not a bundled bot ({known}) nor a program on PATH"
-        )
+        raise LaunchError(f"unknown bot {spec!r}{did_you_mean(spec, bundled)}: not a bundled "
+                          f"bot ({known}) nor a program on PATH")
     return ["/bin/sh", "-c", spec]
 
 
@@ -109,6 +111,40 @@ def _script_name(args: list[str]) -> str:
     return ""
 
 
+CANNOT_RUN: Final = {126: "found but not executable", 127: "command not found"}
+"""What a shell's exit status says about a command it could not run."""
+
+
+def exit_reason(status: int) -> str:
+    """Why a bot process ended, from its exit status alone: the status, or the signal that
+    killed it. Not its last stderr line, which is whatever it logged last (often "connected")
+    and reads as if that had killed it; the log's path goes with the reason instead."""
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = str(-status)
+        return f"bot process was killed by signal {name}"
+    meaning = f" ({CANNOT_RUN[status]})" if status in CANNOT_RUN else ""
+    return f"bot process exited with status {status}{meaning}"
+
+
+ERROR_LEVELS: Final = (": ERROR: ", ": CRITICAL: ")
+"""How the SDK and ``craits pipe`` mark a log line that says why they stop."""
+
+
+def last_error(stderr_path: Path) -> str:
+    """``: <line>`` when the bot's last stderr line is an error it logged on its way out (the
+    SDK's or the pipe's ``ERROR`` line, the one that says why), else ``""``: whatever else it
+    wrote last (``INFO: connected``) says nothing about why it ended."""
+    try:
+        lines = stderr_path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    last = lines[-1] if lines else ""
+    return f": {last[:300]}" if any(level in last for level in ERROR_LEVELS) else ""
+
+
 @dataclass(eq=False, slots=True)
 class BotProcess:
     """A launched bot and the hub entry it authenticates as."""
@@ -156,16 +192,9 @@ class BotProcess:
             with trio.move_on_after(DRAIN_S):
                 await self.drained.wait()
             if not self.stopping:
-                reason = f"bot process exited with status {status}{self._last_words()}"
+                said = last_error(self.stderr_path)
+                reason = f"{exit_reason(status)}{said} (its stderr is in {self.stderr_path})"
                 hub.mark_dead(self.entry, reason)
-
-    def _last_words(self) -> str:
-        """The last line the bot wrote to stderr, to say why it died."""
-        try:
-            lines = self.stderr_path.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return ""
-        return f": {lines[-1][:300]}" if lines else ""
 
     async def stop(self, timeout_s: float = 2.0) -> None:
         """Terminate the bot's whole process group politely, then kill it.

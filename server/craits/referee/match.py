@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .bridge import DEFAULT_HOST
@@ -39,3 +39,22 @@ async def run_match(
         await connect_all(running, CONNECT_TIMEOUT_S)
         seats = [running.hub.seat_for(b.entry) for b in running.bots]
         return await play_game(spec, seats)
+
+
+async def run_games(
+    specs: Sequence[str], games: Sequence[tuple[GameSpec, Sequence[int]]],
+    log_dir: Path | None = None, host: str = DEFAULT_HOST,
+    on_result: Callable[[GameResult], None] = lambda result: None,
+) -> list[GameResult]:
+    """Like ``run_match``, for several games in a row with the bots launched once: each game is
+    a spec and its seating (``order[s]``, the index into ``specs`` of the bot at seat s).
+    ``on_result`` hears of each game as it ends."""
+    logs = log_dir or Path(tempfile.mkdtemp(prefix="craits-match-"))
+    results = []
+    async with running_bots(specs, unique_names(specs), logs, host) as running:
+        await connect_all(running, CONNECT_TIMEOUT_S)
+        for spec, order in games:
+            seats = [running.hub.seat_for(running.bots[i].entry) for i in order]
+            results.append(await play_game(spec, seats))
+            on_result(results[-1])
+    return results

@@ -246,7 +246,7 @@ class RemoteSeat(Seat):
         req.decision_id = decision.decision_id
         fill_observation(req.observation, obs)
         add_moves(req, decision.legal)
-        req.move_ms = table.time.move_ms
+        req.move_ms = table.time_for(decision.seat).move_ms
         req.bank_ms = int(decision.clock.bank_ms)
         req.last_latency_us = decision.clock.last_latency_us
 
@@ -258,7 +258,8 @@ class RemoteSeat(Seat):
             seat=self._seat,
             players=[pb.Player(seat=i, name=n) for i, n in enumerate(table.players)],
             rules=rules_to_pb(table.rules),
-            time_control=pb.TimeControl(move_ms=table.time.move_ms, bank_ms=table.time.bank_ms),
+            time_control=pb.TimeControl(move_ms=table.time_for(self._seat).move_ms,
+                                        bank_ms=table.time_for(self._seat).bank_ms),
         )
 
     def _send(self, msg: pb.RefereeMessage) -> None:

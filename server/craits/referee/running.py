@@ -73,7 +73,7 @@ async def connect_all(running: Running, timeout_s: float) -> None:
 
 
 def why_not_connected(bot: BotProcess, timeout_s: float) -> str:
-    """One line: the process's exit (with its last stderr line) or the timeout and what to check."""
+    """One line: the process's exit status (and its log) or the timeout and what to check."""
     entry = bot.entry
     if entry.dead:
         return f"bot {entry.name!r} never connected: {entry.dead_reason}"

@@ -52,6 +52,12 @@ class Table:
     players: tuple[str, ...]
     rules: Rules
     time: TimeControl
+    seat_times: tuple[TimeControl, ...] = ()
+    """Each seat's own time control, when they differ (empty: every seat has ``time``)."""
+
+    def time_for(self, seat: int) -> TimeControl:
+        """The time control ``seat`` plays under, as it is told at game start."""
+        return self.seat_times[seat] if self.seat_times else self.time
 
 
 @dataclass(frozen=True, slots=True)

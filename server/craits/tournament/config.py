@@ -22,6 +22,7 @@ from craits.engine import Rules, RulesError
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
 from craits.referee.sandbox import LIMIT_RANGES, SandboxLimits
+from craits.suggest import did_you_mean
 
 from .tomlreader import ConfigError as ConfigError
 from .tomlreader import TableReader, parse_toml
@@ -71,6 +72,15 @@ class BotSpec:
     all of its own files it may read in the sandbox ("" = the tournament's directory)."""
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     """For ``command``: its sandbox's resource limits."""
+    move_ms: int | None = None
+    bank_ms: int | None = None
+    """This bot's own time control, where it differs from the tournament's ``[time]``."""
+
+    def time_control(self, default: TimeControl) -> TimeControl:
+        """The time control this bot plays under: its own numbers, the tournament's for the
+        rest."""
+        return TimeControl(default.move_ms if self.move_ms is None else self.move_ms,
+                           default.bank_ms if self.bank_ms is None else self.bank_ms)
 
     def to_dict(self) -> dict[str, Any]:
         """The TOML form: only the keys that say what this bot is."""
@@ -89,6 +99,9 @@ class BotSpec:
             out["remote"] = True
             if self.token:
                 out["token"] = self.token
+        for key in ("move_ms", "bank_ms"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         return out
 
 
@@ -192,6 +205,16 @@ def load_config(path: str | Path, bundled_names: Collection[str] | None = None) 
     Every ``ConfigError`` starts with the file's path, once, whatever is wrong: the file, its
     TOML or a key.
     """
+    data = load_table(path)
+    try:
+        return config_from_dict(data, bundled_names)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def load_table(path: str | Path) -> dict[str, Any]:
+    """A TOML file's table, not yet validated (for a caller that changes it first, as the
+    command line's flags do); a ``ConfigError`` naming the file if it cannot be read."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -200,11 +223,7 @@ def load_config(path: str | Path, bundled_names: Collection[str] | None = None) 
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it "
                           "as UTF-8") from None
-    data = parse_toml(text, str(path))
-    try:
-        return config_from_dict(data, bundled_names)
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+    return parse_toml(text, str(path))
 
 
 def parse_config(
@@ -296,6 +315,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     python = entry.text("python", "")
     remote = entry.boolean("remote", False)
     token = entry.text("token", "")
+    move_ms, bank_ms = _own_limit(entry, "move_ms"), _own_limit(entry, "bank_ms")
     directory = entry.text("dir", "")
     limits = _read_limits(entry) if "limits" in entry.data else None
     if limits is None:
@@ -315,18 +335,24 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
             entry.fail(key, "only a command bot has a directory and sandbox limits")
     if command:
         return BotSpec(name, "command", command=command, directory=directory,
-                       limits=limits or SandboxLimits())
+                       limits=limits or SandboxLimits(), move_ms=move_ms, bank_ms=bank_ms)
     if python:
-        return BotSpec(name, "python", python=python)
+        return BotSpec(name, "python", python=python, move_ms=move_ms, bank_ms=bank_ms)
     if remote:
-        return BotSpec(name, "remote", token=token)
+        return BotSpec(name, "remote", token=token, move_ms=move_ms, bank_ms=bank_ms)
     which = bundled or name
     if bundled_names is not None and which not in bundled_names:
         key = "bundled" if bundled else "name"
         known = ", ".join(sorted(bundled_names)) or "none"
-        entry.fail(key, f"no bundled bot {which!r} (bundled bots: {known}; "
+        entry.fail(key, f"no bundled bot {which!r}{did_you_mean(which, bundled_names)} "
+                   f"(bundled bots: {known}; "
                    "or give command = ..., python = ... or remote = true)")
-    return BotSpec(name, "bundled", bundled=which)
+    return BotSpec(name, "bundled", bundled=which, move_ms=move_ms, bank_ms=bank_ms)
+
+
+def _own_limit(entry: TableReader, key: str) -> int | None:
+    """A bot's own ``move_ms`` or ``bank_ms`` (range-checked as ``[time]``'s), None if absent."""
+    return entry.integer(key, 0, *LIMITS[key]) if key in entry.data else None
 
 
 def _read_limits(entry: TableReader) -> SandboxLimits:

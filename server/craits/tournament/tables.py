@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from craits.engine import Rules
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
+from craits.referee.policy import TimeControl
 from craits.referee.server import Referee, open_referee
 
 from .botpool import BotPool, Isolation
@@ -39,11 +40,17 @@ class LocalTables:
         seats = [await self.pool.seat(name, self._slot(job, name)) for name in job.seats]
         spec = GameSpec(
             stored_game_id(job, self.config.seed), Rules.from_json(job.rules_json), job.seed,
-            job.time, job.failure,
+            job.time, job.failure, self._seat_times(job),
         )
         started = time.time()
         result = await play_game(spec, seats)
         return finished_game(self.tid, job, result, started)
+
+    def _seat_times(self, job: Job) -> tuple[TimeControl, ...]:
+        """Each seat's time control: its bot's own (``[[bots]] move_ms``, ``bank_ms``), else the
+        job's; empty when every seat plays under the job's."""
+        times = tuple(self.config.bot(name).time_control(job.time) for name in job.seats)
+        return () if all(t == job.time for t in times) else times
 
     def _slot(self, job: Job, name: str) -> int:
         """Which of the bot's processes plays this game: for an isolated bot at duplicate

@@ -14,6 +14,8 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn, TypeVar
 
+from craits.suggest import did_you_mean
+
 T = TypeVar("T")
 
 
@@ -58,10 +60,11 @@ class TableReader:
         raise ConfigError(f"{self.where(key)}: {message}")
 
     def finish(self) -> None:
-        """Reject the first key that no getter asked for."""
+        """Reject the first key that no getter asked for, with the asked-for key it most
+        resembles (by then every getter has run, so ``used`` holds every known key)."""
         for key in self.data:
             if key not in self.used:
-                self.fail(key, "unknown key")
+                self.fail(key, f"unknown key{did_you_mean(key, self.used)}")
 
     def _get(self, key: str, default: T, check: Callable[[Any], bool], want: str,
              required: bool = False) -> T:

@@ -77,7 +77,9 @@ class WorkerTables:
             message = self._check(await self._receive(), "done")
             game = message[1]
             assert isinstance(game, FinishedGame), "a worker sent something else as a game"
-            self._waiting[game.game_index].send_nowait(game)
+            table = self._waiting.get(game.game_index)
+            if table is not None:  # else its table was cancelled: the run is stopping
+                table.send_nowait(game)
 
     async def _receive(self) -> tuple[object, ...]:
         """The worker's next message; ``WorkerError`` saying how it ended if it has."""

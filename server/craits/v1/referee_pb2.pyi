@@ -365,9 +365,13 @@ class Rules(_message.Message):
     nines_wild: _builtins.bool
     """A nine may be played on anything."""
     going_out_points: _builtins.int
-    """Score of the player who goes out (-10 or 0)."""
+    """Score of the player who goes out: -10,000 to 10,000 (-10 in the standard preset, 0 in
+    gamerules; see docs/rules.md).
+    """
     three_points: _builtins.int
-    """Score of each three left in a hand (3 or 0)."""
+    """Points of each three left in a hand: -10,000 to 10,000 (3 in the standard preset, 0 in
+    gamerules; see docs/rules.md).
+    """
     three_cancels_eight: _builtins.bool
     """A three may cancel an eight."""
     face_cards: _builtins.bool

@@ -1,0 +1,108 @@
+// A Craits bot in C++ that speaks the referee's gRPC protocol directly, with code generated from
+// proto/craits/v1/referee.proto (see Makefile). It plays the first legal move that gets rid of
+// a card, else the first legal move, and follows docs/protocol.md's minimal bot: it answers every
+// decision it holds open, resends after a rejection while the decision is open, and exits 0 when
+// the referee says it is done (2 on any other Error, 1 when it cannot connect).
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <grpcpp/grpcpp.h>
+
+#include "craits/v1/referee.grpc.pb.h"
+
+namespace v1 = craits::v1;
+
+namespace {
+
+// The index of the move to play: the first play (it sheds a card), else 0 (always legal).
+uint32_t Choose(const v1::DecisionRequest& request) {
+  for (int i = 0; i < request.legal_moves_size(); ++i) {
+    if (request.legal_moves(i).kind() == v1::MOVE_KIND_PLAY) return static_cast<uint32_t>(i);
+  }
+  return 0;
+}
+
+void Reply(v1::BotPacket* packet, const v1::DecisionRequest& request, uint32_t index) {
+  v1::MoveReply* reply = packet->add_messages()->mutable_move();
+  reply->set_game_id(request.game_id());
+  reply->set_decision_id(request.decision_id());
+  reply->set_legal_index(index);
+}
+
+// The game's open decision, if any (nullptr otherwise).
+const v1::DecisionRequest* OpenIn(const std::map<std::string, v1::DecisionRequest>& open,
+                                  const std::string& game_id) {
+  auto it = open.find(game_id);
+  return it == open.end() ? nullptr : &it->second;
+}
+
+// Play until the stream ends; returns the process's exit status.
+int Play(v1::Referee::Stub& stub, const std::string& token) {
+  grpc::ClientContext context;
+  auto stream = stub.Connect(&context);
+  v1::BotPacket hello;
+  v1::Hello* h = hello.add_messages()->mutable_hello();
+  h->set_protocol_version(v1::PROTOCOL_VERSION_1);
+  h->set_token(token);
+  h->set_client("craits-cpp-bot");
+  if (!stream->Write(hello)) {
+    std::cerr << "craits-cpp-bot: cannot reach the referee\n";
+    return 1;
+  }
+  std::map<std::string, v1::DecisionRequest> open;
+  v1::RefereePacket packet;
+  while (stream->Read(&packet)) {
+    v1::BotPacket replies;
+    for (const v1::RefereeMessage& msg : packet.messages()) {
+      if (msg.has_error()) {
+        bool done = msg.error().code() == v1::ERROR_CODE_SHUTDOWN;
+        if (!done) {
+          std::cerr << "craits-cpp-bot: " << v1::ErrorCode_Name(msg.error().code()) << ": "
+                    << msg.error().message() << "\n";
+        }
+        stream->WritesDone();
+        return done ? 0 : 2;
+      }
+      if (msg.has_decision()) {
+        const v1::DecisionRequest& request = msg.decision();
+        open[request.game_id()] = request;
+        Reply(&replies, request, Choose(request));
+      } else if (msg.has_rejected()) {
+        const v1::MoveRejected& rejected = msg.rejected();
+        const v1::DecisionRequest* request = OpenIn(open, rejected.game_id());
+        if (request == nullptr) continue;
+        if (rejected.decision_id() == request->decision_id() && rejected.retries_left() == 0) {
+          open.erase(rejected.game_id());  // closed: the referee moved for us
+        } else {
+          Reply(&replies, *request, 0);  // still open, even if the rejection named another
+        }
+      } else if (msg.has_game_end()) {
+        open.erase(msg.game_end().game_id());
+      }
+    }
+    if (replies.messages_size() > 0 && !stream->Write(replies)) break;
+  }
+  grpc::Status status = stream->Finish();
+  if (!status.ok()) {
+    std::cerr << "craits-cpp-bot: the stream ended: " << status.error_message() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main() {
+  const char* server = std::getenv("CRAITS_SERVER");
+  const char* token = std::getenv("CRAITS_TOKEN");
+  if (server == nullptr || *server == '\0' || token == nullptr || *token == '\0') {
+    std::cerr << "craits-cpp-bot: set CRAITS_SERVER (host:port) and CRAITS_TOKEN\n";
+    return 2;
+  }
+  auto channel = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  auto stub = v1::Referee::NewStub(channel);
+  return Play(*stub, token);
+}

@@ -1,0 +1,97 @@
+"""``IsmctsBot``: information-set Monte Carlo tree search over sampled worlds.
+
+Three pieces, each in its own module: the SDK's sampler deals worlds that agree with what the
+seat has seen (``craits_sdk.worlds``), the tree searches them (``craits_bots.search_tree``), and
+the budget says for how long (``craits_bots.budget``: half of ``move_ms`` plus half the bank
+spread over the decisions the seat still expects). The root is biased towards the ``expert``
+bot's move, so that a short search plays at least as the expert does and a longer one overrules
+it where the sampled worlds say so. A fixed ``iterations`` replaces the clock and
+makes the bot deterministic: every decision's RNG is seeded from the bot's seed, the game id,
+the seat and how far the game has gone, so a game replays the same however the process
+interleaves its games.
+
+Environment (for the launched process): ``CRAITS_BOT_SEED`` as for ``random``;
+``CRAITS_ISMCTS_MS`` caps the thinking time of a decision (to compare budgets in a tournament);
+``CRAITS_ISMCTS_ITERATIONS`` fixes the number of iterations instead.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+from craits.engine import Move
+from craits_sdk import Bot, View, WorldError, run
+
+from .budget import Budget
+from .expert import ExpertBot
+from .random import seed_from_env
+from .search_tree import Node, best_move, iterate
+
+
+def _env_number(name: str) -> float | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {raw!r}")
+    return value
+
+
+class IsmctsBot(Bot):
+    """Searches sampled worlds for the move that loses the fewest points this hand."""
+
+    name = "ismcts"
+
+    def __init__(
+        self, seed: int | None = None, *, iterations: int | None = None,
+        cap_ms: float | None = None,
+    ) -> None:
+        self.seed = seed_from_env() if seed is None else seed
+        env_iterations = _env_number("CRAITS_ISMCTS_ITERATIONS")
+        self.iterations = iterations or (int(env_iterations) if env_iterations else None)
+        self.cap_ms = cap_ms if cap_ms is not None else _env_number("CRAITS_ISMCTS_MS")
+        self.fallback = ExpertBot()
+        self.last_iterations = 0
+        """How many iterations the last decision ran (for tests and curious authors)."""
+
+    def decide(self, view: View) -> Move:
+        """The root move searched most often; the expert's move when there is nothing to
+        search (one legal move) or no world can be sampled (the history is incomplete)."""
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        try:
+            sampler = view.world_sampler()
+        except WorldError as exc:
+            print(f"ismcts: {exc}; playing the expert's move", file=sys.stderr)
+            return self.fallback.decide(view)
+        rng = random.Random(f"craits-ismcts:{self.seed}:{view.game_id}:{view.seat}:"
+                            f"{view.history_len}:{len(view.hand)}")
+        root = Node(preferred=self.fallback.move_for(view))
+        done = 0
+        if self.iterations is not None:
+            for _ in range(self.iterations):
+                iterate(root, sampler.sample(rng, history=False), rng)
+            done = self.iterations
+        else:
+            deadline = self._budget(view).deadline()
+            while time.perf_counter() < deadline:
+                iterate(root, sampler.sample(rng, history=False), rng)
+                done += 1
+        self.last_iterations = done
+        return best_move(root, view.legal_moves)
+
+    def _budget(self, view: View) -> Budget:
+        later = sum(view.rules.hands_in_game()[view.hand_number:])
+        decisions_left = len(view.hand) + later
+        return Budget.of(view.move_ms, view.bank_ms, decisions_left, self.cap_ms)
+
+
+if __name__ == "__main__":
+    run(IsmctsBot)

@@ -1,0 +1,353 @@
+"""Sampled worlds: whole engine games that agree with everything one seat has seen.
+
+A search bot cannot simulate the game it is in (it does not know the others' cards), but it can
+simulate games that *could* be the one it is in. ``WorldSampler(view).sample(rng)`` deals the
+cards the seat cannot see (the other hands and the stock) at random, so that the result is a
+``craits.engine.Game`` whose observation for the seat is exactly the seat's view: same hand, same
+hand sizes, same discard pile, same public state, same history. The game plays on with
+``legal_moves``/``apply`` to its end, later hands included; their deals come from a fresh random
+seed, since the seat cannot know them either.
+
+What the seat knows and the sampler respects, from the current hand's events:
+
+- every card it holds, every card on the discard pile, how many cards each other seat holds and
+  how many are in the stock (the rest of the hand's deck is what gets dealt at random);
+- a card another seat played was in that seat's hand: it came from one of the cards the seat was
+  dealt or drew before it played it;
+- a seat that drew because it could not play (unless ``draw_when_able``) held, at that moment, no
+  card it could have played: no card matching the top card or the active suit and no wild card in
+  normal play or a king's run, no A or 2 in the count, no jack against jacks. Every card it still
+  holds from before that draw is not such a card;
+- with one deck, a card shuffled back into the stock was not in anyone's hand at that moment, so
+  no card a seat held before a reshuffle is one of the reshuffled cards.
+
+Nothing else is public: draws are private, the stock is never shown, and Craits has no passing.
+
+How: each other seat's hand is a list of *slots*, one per card it received (dealt or drawn),
+each with the set of cards it cannot be (a 52-bit mask). Replaying the hand's events grows the
+masks (the inferences above) and, where the seat played a card, turns one of its slots that may
+hold that card into it (chosen at random). The slots left are then filled from the unseen cards,
+most constrained first, each with a random card its mask allows; a dead end starts the sample
+again, and after a few dead ends a matching (augmenting paths) finds an assignment whenever one
+exists. Every assignment the constraints allow can come out. The weights are not exactly the
+posterior's (which would need counting every history), a good trade for a bot's search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from craits.engine import CARDS, Card, Event, Game, Phase, Rules, game_deck
+from craits.engine.cards import JACK, RANK, SUIT
+
+if TYPE_CHECKING:
+    from .view import View
+
+RANDOM_TRIES: Final = 3
+"""Replays with random choices tried before the safe one (see ``WorldSampler._replay``)."""
+GREEDY_TRIES: Final = 4
+"""Random fills tried before the matching: they usually succeed, and are cheaper."""
+
+_DECISION_DRAWS: Final = frozenset({"unable", "count", "jack"})
+"""Draw reasons that are a seat's own move (the others are penalties and card functions)."""
+
+
+class WorldError(ValueError):
+    """The view does not hold enough of the hand's history to sample a world from it (e.g. a
+    bot process restarted mid-game and missed events), or it is not a position to play on."""
+
+
+def _mask(cards: Sequence[int]) -> int:
+    bits = 0
+    for card in cards:
+        bits |= 1 << card
+    return bits
+
+
+_ALL: Final = range(len(CARDS))
+_COUNT_CARDS: Final = _mask([c for c in _ALL if RANK[c] <= 2])
+_JACK_CARDS: Final = _mask([c for c in _ALL if RANK[c] == JACK])
+
+
+@dataclass(frozen=True, slots=True)
+class _Received:
+    """``seat`` received ``count`` cards the viewer did not see."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class _HeldNone:
+    """``seat`` held none of ``cards`` (a mask) at this moment: it drew because it could not play;
+    also used for a reshuffle (``seat`` -1: nobody held the reshuffled cards)."""
+
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """``seat`` played ``card``, so it held it."""
+
+    seat: int
+    card: int
+
+
+_Step = _Received | _HeldNone | _Played
+
+
+class WorldSampler:
+    """Samples worlds for one view; make one per decision and call ``sample`` as often as needed
+    (the hand's history is read once, here)."""
+
+    def __init__(self, view: View) -> None:
+        if view.phase is Phase.GAME_OVER:
+            raise WorldError("the game is over: there is no position to play on")
+        if view.game.missing_events:
+            raise WorldError(
+                f"{view.game.missing_events} events of this game never reached the bot: the hand's "
+                "history is incomplete, so no world can be sampled consistently"
+            )
+        self.view = view
+        self.rules: Rules = view.rules
+        history = view.game.history[: view.history_len]
+        self.history: tuple[Event, ...] = tuple(history)
+        start = _hand_start(self.history)
+        self._steps, discard, mine, decided = _read_hand(
+            self.history[start:], view.seat, view.rules, single_deck=view.players <= 5,
+        )
+        self.turns = sum(decided.values())
+        self.hand: tuple[Card, ...] = tuple(mine) if sorted(mine) == list(view.hand) else view.hand
+        if len(discard) != view.discard_size or (discard and discard[-1] != view.top_card):
+            raise WorldError("the hand's history does not rebuild the discard pile shown")
+        self.discard: tuple[Card, ...] = tuple(discard)
+        unseen = Counter(game_deck(view.rules, view.players))
+        unseen.subtract(view.hand)
+        unseen.subtract(discard)
+        if min(unseen.values(), default=0) < 0:
+            raise WorldError("the hand and discard pile hold cards the deck does not")
+        self.unseen: tuple[Card, ...] = tuple(sorted(unseen.elements()))
+        hidden = sum(n for s, n in enumerate(view.hand_sizes) if s != view.seat)
+        if len(self.unseen) != hidden + view.stock_size:
+            raise WorldError("the cards unseen do not add up to the hands and stock shown")
+        self.pending: frozenset[int] = frozenset(
+            s for s in range(view.players) if not decided[s]
+        ) if view.deal_size == 1 and view.rules.announce_on_one_card_deal else frozenset()
+        self._pressure_points, self._hand_scores = _scores_so_far(self.history, view.players)
+
+    def sample(self, rng: random.Random, *, history: bool = True) -> Game:
+        """One world: a ``Game`` at this view's position with the unseen cards dealt at random
+        and a random seed for everything after (reshuffles, later deals). ``history=False``
+        leaves the sampled game's event log empty (faster, for search that never reads it)."""
+        hands = self._deal(rng)
+        view = self.view
+        stock = list(hands.pop())
+        rng.shuffle(stock)
+        return Game.at_position(
+            self.rules, hands, self.discard, stock,
+            to_act=view.to_act, dealer=view.dealer, direction=view.direction,
+            phase=view.phase, active_suit=view.active_suit, hand_index=view.hand_number - 1,
+            count=view.count, jack_penalty=view.jack_penalty, king_left=view.king_left,
+            forfeits=view.forfeits, announce_pending=self.pending, totals=view.totals,
+            pressure_counts=view.pressure_counts, seed=rng.getrandbits(63),
+            history=self.history if history else (),
+            out_in_count=view.phase is Phase.COUNT and 0 in view.hand_sizes,
+            turns_in_hand=self.turns, pressure_points=self._pressure_points,
+            hand_scores=self._hand_scores,
+        )
+
+    def _deal(self, rng: random.Random) -> list[list[Card]]:
+        """Every seat's hand (the viewer's as seen), then the stock's cards, last."""
+        view = self.view
+        for attempt in range(RANDOM_TRIES + 2):
+            slots = self._replay(rng, safe=attempt >= RANDOM_TRIES)
+            if slots is None:
+                continue
+            owners, masks = slots
+            cells = _fill(list(self.unseen), masks, rng, GREEDY_TRIES)
+            if cells is None:
+                continue
+            hands: list[list[Card]] = [[] for _ in range(view.players)]
+            hands[view.seat] = list(self.hand)
+            for owner, card in zip(owners, cells, strict=True):
+                hands[owner].append(CARDS[card])
+            used = Counter(cells)
+            stock: Counter[int] = Counter(self.unseen)
+            stock.subtract(used)
+            hands.append([CARDS[c] for c in stock.elements()])
+            return hands
+        raise WorldError("no deal of the unseen cards agrees with this view's history")
+
+    def _replay(self, rng: random.Random, safe: bool) -> tuple[list[int], list[int]] | None:
+        """The slots left in the other hands after the hand's events: (owner, mask) per slot,
+        or None when a random choice led to a seat playing a card none of its slots may hold.
+
+        A played card comes from a random slot that may hold it, or, when ``safe``, from the
+        most constrained one: a seat's masks are nested (an older slot has been through every
+        inference a newer one has), so that choice never leaves a later play, or the final fill,
+        without a slot that an other choice would have kept."""
+        slots: list[list[int]] = [[] for _ in range(self.view.players)]
+        for step in self._steps:
+            if isinstance(step, _Received):
+                slots[step.seat].extend([0] * step.count)
+            elif isinstance(step, _HeldNone):
+                for seat in range(len(slots)) if step.seat < 0 else (step.seat,):
+                    held = slots[seat]
+                    for i in range(len(held)):
+                        held[i] |= step.cards
+            else:
+                held = slots[step.seat]
+                fits = [i for i, m in enumerate(held) if not m >> step.card & 1]
+                if not fits:
+                    return None
+                held.pop(max(fits, key=lambda i: held[i].bit_count()) if safe
+                         else rng.choice(fits))
+        owners: list[int] = []
+        masks: list[int] = []
+        for seat, held in enumerate(slots):
+            if len(held) != self.view.hand_sizes[seat] and seat != self.view.seat:
+                raise WorldError(f"the history gives seat {seat} {len(held)} cards, the view "
+                                 f"{self.view.hand_sizes[seat]}")
+            if seat != self.view.seat:
+                owners.extend([seat] * len(held))
+                masks.extend(held)
+        return owners, masks
+
+
+def _hand_start(history: Sequence[Event]) -> int:
+    for i in range(len(history) - 1, -1, -1):
+        if history[i].kind == "hand_start":
+            return i
+    raise WorldError("no hand has started in this view's history")
+
+
+def _read_hand(
+    events: Sequence[Event], me: int, rules: Rules, *, single_deck: bool,
+) -> tuple[list[_Step], list[Card], list[Card], Counter[int]]:
+    """The hand's events as sampler steps, plus the discard pile they leave, the viewer's hand in
+    the order the engine holds it (its legal moves follow that order) and each seat's number of
+    decisions (towards the turn cap and the deal announcement)."""
+    steps: list[_Step] = []
+    discard: list[Card] = []
+    mine: list[Card] = []
+    decided: Counter[int] = Counter()
+    wild = (8, 9) if rules.nines_wild else (8,)
+    suit = 0
+    previous = ""
+    for event in events:
+        kind, seat = event.kind, event.seat
+        if kind == "upturn" or kind == "play":
+            card = event.cards[0]
+            discard.append(card)
+            suit = event.aux if kind == "play" and event.aux >= 0 else SUIT[card]
+        if kind == "play":
+            decided[seat] += 1
+            if seat == me:
+                mine.remove(event.cards[0])
+            else:
+                steps.append(_Played(seat, event.cards[0]))
+        elif kind == "choose_suit":
+            suit = event.aux
+            decided[seat] += 1
+        elif kind == "draw":
+            move = event.detail in _DECISION_DRAWS and previous != "went_out"
+            decided[seat] += move
+            if seat != me and move and not rules.draw_when_able:
+                steps.append(_HeldNone(seat, _could_play(event.detail, discard[-1], suit, wild)))
+        elif kind == "reshuffle":
+            if single_deck:
+                steps.append(_HeldNone(-1, _mask(discard[:-1])))
+            del discard[:-1]
+        if kind == "deal" or kind == "draw":
+            if seat == me:
+                mine.extend(event.cards)
+            else:
+                steps.append(_Received(seat, event.value))
+        previous = kind
+    return steps, discard, mine, decided
+
+
+def _could_play(why: str, top: Card, suit: int, wild: tuple[int, ...]) -> int:
+    """The cards a seat that drew for ``why`` could have played instead (as a mask)."""
+    if why == "count":
+        return _COUNT_CARDS
+    if why == "jack":
+        return _JACK_CARDS
+    rank = RANK[top]
+    return _mask([c for c in _ALL if RANK[c] == rank or SUIT[c] == suit or RANK[c] in wild])
+
+
+def _fill(
+    pool: list[Card], masks: list[int], rng: random.Random, tries: int,
+) -> list[int] | None:
+    """A card from ``pool`` for each slot, none in its slot's mask: random greedy fills, the slot
+    with the fewest cards it may hold first, then a matching; None only when no assignment
+    exists."""
+    if not any(masks):
+        rng.shuffle(pool)
+        return list(pool[: len(masks)])
+    present = _mask(pool)
+    order = sorted(range(len(masks)),
+                   key=lambda i: ((present & ~masks[i]).bit_count(), rng.random()))
+    for _ in range(tries):
+        rng.shuffle(pool)
+        left = list(pool)
+        cells = [0] * len(masks)
+        for i in order:
+            mask = masks[i]
+            pick = next((j for j, c in enumerate(left) if not mask >> c & 1), -1)
+            if pick < 0:
+                break
+            cells[i] = left.pop(pick)
+        else:
+            return cells
+    return _match(pool, masks, rng)
+
+
+def _match(pool: list[Card], masks: list[int], rng: random.Random) -> list[int] | None:
+    """A slot-to-card matching by augmenting paths (Kuhn), in a random order; None if none."""
+    rng.shuffle(pool)
+    holder = [-1] * len(pool)
+    """Which slot holds each pool position."""
+
+    def place(slot: int, seen: set[int]) -> bool:
+        for j, card in enumerate(pool):
+            if masks[slot] >> card & 1 or j in seen:
+                continue
+            seen.add(j)
+            if holder[j] < 0 or place(holder[j], seen):
+                holder[j] = slot
+                return True
+        return False
+
+    for slot in rng.sample(range(len(masks)), len(masks)):
+        if not place(slot, set()):
+            return None
+    cells = [0] * len(masks)
+    for j, slot in enumerate(holder):
+        if slot >= 0:
+            cells[slot] = pool[j]
+    return cells
+
+
+def _scores_so_far(
+    history: Sequence[Event], players: int,
+) -> tuple[list[int], list[tuple[int, ...]]]:
+    """Each seat's shuffle-pressure points and each finished hand's scores, from the log."""
+    pressure = [0] * players
+    hands: list[tuple[int, ...]] = []
+    current = [0] * players
+    for event in history:
+        if event.kind == "pressure":
+            pressure[event.seat] += event.value
+        elif event.kind == "hand_score":
+            current[event.seat] = event.value
+        elif event.kind == "hand_end":
+            hands.append(tuple(current))
+            current = [0] * players
+    return pressure, hands

@@ -1,0 +1,100 @@
+"""``craits match --games N``: N games between the same bots, every deal from every seat, and
+the score the way cutechess prints it (W-L-D, then the Elo difference with its interval)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from craits.dealkey import DealKey
+from craits.engine import Rules
+from craits.referee import bridge
+from craits.referee.bridge import DEFAULT_HOST
+from craits.referee.game import GameResult, GameSpec
+from craits.referee.launcher import LaunchError
+from craits.referee.match import run_games, unique_names
+from craits.referee.policy import FailurePolicy, TimeControl
+from craits.referee.running import NotConnected
+from craits.tournament.match_score import MatchScore, match_score, score_lines
+from craits.tournament.results import GameResult as ScoredGame
+
+from .botlogs import BotLogs
+from .common import UsageError, print_json
+from .results import result_to_dict
+
+
+def schedule(bots: int, games: int, key: DealKey, rules: Rules, time_control: TimeControl,
+             policy: FailurePolicy) -> list[tuple[GameSpec, list[int]]]:
+    """Deal set d is dealt from the run key's seed for d and played once in each rotation of the
+    seats, so every bot holds every seat's cards of every deal (``games`` is a multiple of
+    ``bots``); game ids are the key's opaque ones."""
+    plan = []
+    for index in range(games):
+        deal_set, rotation = divmod(index, bots)
+        order = [(seat + rotation) % bots for seat in range(bots)]
+        spec = GameSpec(key.game_id("match", deal_set, rotation), rules,
+                        key.seed("match", deal_set), time_control, policy)
+        plan.append((spec, order))
+    return plan
+
+
+def scored(results: list[GameResult], seatings: int) -> list[ScoredGame]:
+    """The games as the statistics read them: ``seatings`` games in a row share a deal."""
+    return [ScoredGame(i, 0, i // seatings, i % seatings, r.names, r.totals, r.places,
+                       r.strikes, r.forfeited) for i, r in enumerate(results)]
+
+
+def summary_lines(games: list[ScoredGame], names: list[str]) -> list[str]:
+    """Each bot's total over the games, then the first bot's score against each other."""
+    lines = [f"Total after {len(games)} games (points: lower is better):"]
+    for name in names:
+        mine = [g for g in games if name in g.seats]
+        points = sum(g.totals[g.seats.index(name)] for g in mine)
+        wins = sum(g.places[g.seats.index(name)] == 1 for g in mine)
+        lines.append(f"  {name}: {points} points, {wins} wins in {len(mine)} games")
+    for other in names[1:]:
+        lines += score_lines(match_score(games, names[0], other))
+    return lines
+
+
+def run_series(args: argparse.Namespace, key: DealKey, rules: Rules,
+               time_control: TimeControl, policy: FailurePolicy) -> int:
+    """Play the series, say each game on stderr as it ends, print the scores."""
+    bots = len(args.bots)
+    if args.games % bots:
+        raise UsageError(f"--games {args.games}: give a multiple of {bots} (the number of bots),"
+                         " so that each deal is played once from every seat")
+    plan = schedule(bots, args.games, key, rules, time_control, policy)
+    say = (lambda r: None) if args.json else _say_game
+    with BotLogs(args.log_dir, "match") as logs:
+        try:
+            results = bridge.run(run_games, args.bots, plan, logs.path, DEFAULT_HOST, say)
+        except LaunchError as exc:
+            raise UsageError(str(exc)) from None
+        except NotConnected as exc:
+            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
+            return 1
+        if any(r.faults for r in results):
+            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
+    names = unique_names(args.bots)  # as the games were played: seat order of rotation 0
+    if args.json:
+        games = scored(results, bots)
+        scores = [match_score(games, names[0], other) for other in names[1:]]
+        print_json({"games": [result_to_dict(r) for r in results],
+                    "scores": [_score_dict(m) for m in scores]})
+    else:
+        print("\n".join(summary_lines(scored(results, bots), names)))
+    return 0
+
+
+def _say_game(r: GameResult) -> None:
+    ranked = sorted(range(len(r.names)), key=lambda i: (r.places[i], i))
+    places = ", ".join(f"{r.names[i]} {r.totals[i]}" for i in ranked)
+    print(f"game {r.spec.game_id}: {places}", file=sys.stderr, flush=True)
+
+
+def _score_dict(m: MatchScore) -> dict[str, Any]:
+    return {"bot": m.a, "opponent": m.b, "wins": m.record.wins, "losses": m.record.losses,
+            "draws": m.record.draws, "games": m.record.games, "score": m.score,
+            "deal_sets": m.deal_sets, "elo": m.elo, "elo_low": m.low, "elo_high": m.high}

@@ -1,0 +1,76 @@
+"""`.ci/setup` never fails for an optional package; `.ci/install-package --required` does.
+
+The set-up is run for real (bash, the real scripts) in a copy of `.ci/` whose virtualenv is
+already stamped as installed, so it skips pip and npm and goes straight to the optional
+packages, with an `apt-get` earlier on PATH that fails as a held dpkg lock does (exit 100).
+"""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def project_copy(tmp_path: Path) -> Path:
+    """A project directory holding the real `.ci/` and an already-installed virtualenv."""
+    root = tmp_path / "project"
+    shutil.copytree(REPO / ".ci", root / ".ci")
+    (root / "pyproject.toml").write_text("")
+    venv_bin = root / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").write_text("#!/bin/sh\nexit 1\n")
+    (venv_bin / "python").chmod(0o755)
+    stamp = root / ".venv" / ".craits-installed"
+    stamp.touch()
+    os.utime(root / "pyproject.toml", (0, 0))
+    return root
+
+
+def failing_apt(tmp_path: Path) -> tuple[Path, Path]:
+    """A directory with an apt-get that logs its arguments and fails, and the log."""
+    fake_bin = tmp_path / "fake-bin"
+    fake_bin.mkdir()
+    log = tmp_path / "apt.log"
+    script = fake_bin / "apt-get"
+    script.write_text(
+        f'#!/bin/sh\necho "$@" >> {log}\n'
+        'echo "E: Could not get lock /var/lib/dpkg/lock-frontend" >&2\nexit 100\n'
+    )
+    script.chmod(0o755)
+    return fake_bin, log
+
+
+def run(
+    command: list[str], cwd: Path, fake_bin: Path, tmp_path: Path
+) -> "subprocess.CompletedProcess[str]":
+    """Run a script with the failing apt-get first on PATH and no Chromium to find."""
+    env = {
+        **os.environ,
+        "PATH": f"{fake_bin}{os.pathsep}{os.environ['PATH']}",
+        "CRAITS_CHROMIUM": str(tmp_path / "no-such-chromium"),
+        "CRAITS_BWRAP": str(tmp_path / "no-such-bwrap"),
+    }
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_setup_succeeds_with_a_note_when_the_browser_install_fails(tmp_path: Path) -> None:
+    root = project_copy(tmp_path)
+    fake_bin, log = failing_apt(tmp_path)
+    done = run(["bash", ".ci/setup"], root, fake_bin, tmp_path)
+    assert done.returncode == 0, done.stderr
+    notes = done.stderr.strip().splitlines()
+    assert [note.split(" is not installed")[0] for note in notes] == [
+        "note: chromium", "note: bubblewrap"]
+    assert "DPkg::Lock::Timeout=" in log.read_text()
+
+
+def test_the_required_install_fails_when_apt_does(tmp_path: Path) -> None:
+    root = project_copy(tmp_path)
+    fake_bin, _log = failing_apt(tmp_path)
+    missing = str(tmp_path / "no-such-chromium")
+    done = run(["bash", ".ci/install-package", "--required", "chromium", missing, "a test"], root,
+               fake_bin, tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: could not install the Debian package chromium")

@@ -1,0 +1,94 @@
+"""The expert and ismcts bots: legal moves under every rule set, determinism, the thinking
+budget, and ``craits check`` on each as a real process."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from craits.engine import Game, Rules, observe, preset
+from craits.tournament.config import load_config
+from craits_bots.budget import OFFLINE_MS, Budget
+from craits_bots.expert import ExpertBot
+from craits_bots.ismcts import IsmctsBot
+from craits_bots.registry import BUNDLED
+from craits_sdk import Bot, GameInfo, View, play_game
+from tests.check.helpers import check_json
+
+RULE_SETS = {
+    "standard": preset("standard").replace(short_game=True),
+    "gamerules": preset("gamerules").replace(short_game=True),
+    "spanish+face_cards": preset("spanish").replace(face_cards=True, short_game=True),
+    "draw_when_able": preset("standard").replace(
+        draw_when_able=True, announce_on_one_card_deal=True, short_game=True,
+    ),
+}
+
+
+def play_checked(rules: Rules, bots: list[Bot], seed: int) -> None:
+    """One game in which every move the bots choose must be listed."""
+    game = Game.new(rules, len(bots), seed)
+    infos = [GameInfo(f"g{seed}", s, (), rules) for s in range(len(bots))]
+    while not game.is_over:
+        seat = game.to_act
+        view = View.from_observation(observe(game, seat, infos[seat].next_index), rules,
+                                     game=infos[seat])
+        move = bots[seat].move_for(view)
+        assert move in view.legal_moves
+        game.apply(move)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_expert_and_ismcts_only_choose_listed_moves(name: str) -> None:
+    rules = RULE_SETS[name]
+    play_checked(rules, [ExpertBot(), IsmctsBot(1, iterations=6), ExpertBot()], seed=len(name))
+    if name == "standard":
+        play_checked(rules, [ExpertBot() for _ in range(6)], seed=7)  # two decks
+
+
+def test_ismcts_with_a_fixed_iteration_count_is_deterministic() -> None:
+    rules = preset("standard").replace(short_game=True)
+
+    def totals() -> tuple[int, ...]:
+        return play_game([IsmctsBot(5, iterations=6), ExpertBot()], rules, seed=3).totals
+
+    assert totals() == totals()
+
+
+def test_ismcts_runs_the_iterations_it_is_given() -> None:
+    game = Game.new(preset("standard"), 3, 1)
+    rng = random.Random(1)
+    while len(game.legal_moves()) < 2:
+        game.apply(rng.choice(game.legal_moves()))
+    bot = IsmctsBot(iterations=40)
+    view = View.from_observation(observe(game, game.to_act), game.rules)
+    assert bot.move_for(view) in view.legal_moves
+    assert bot.last_iterations == 40
+
+
+def test_the_budget_is_a_share_of_the_move_time_and_of_the_bank_per_decision_left() -> None:
+    assert Budget.of(1000, 0, 10).ms == 500
+    assert Budget.of(1000, 20_000, 20).ms == 500 + 500
+    assert Budget.of(1000, 20_000, 20, cap_ms=100).ms == 100
+    assert Budget.of(0, 0, 5).ms == OFFLINE_MS  # offline: no clock
+
+
+@pytest.mark.parametrize("name", ["expert", "ismcts"])
+def test_craits_check_passes_with_the_bot_as_its_own_process(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CRAITS_ISMCTS_MS", "20")  # the short game stays short
+    result = check_json(capsys, name)
+    report = result.report()
+    assert result.status == 0, report
+    assert report["failed"] == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_strategy_study_files_load_with_every_bot_bundled_or_launchable(players: int) -> None:
+    path = Path(__file__).resolve().parents[2] / "docs" / "strategies" / f"table{players}.toml"
+    config = load_config(path, BUNDLED)
+    assert config.table_size == players
+    assert {"random", "lowcard", "greedy", "expert"} <= set(config.bot_names)
