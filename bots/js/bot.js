@@ -10,6 +10,7 @@
 // Exit status: 0 the referee ended the stream normally (or shut down); 2 the referee sent any
 // other fatal Error, or the environment is incomplete; 3 the referee stayed unreachable.
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -82,9 +83,24 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+// Where to dial and how: TLS when CRAITS_TLS_CA names a CA file (PEM) or the address starts
+// with tls:// or https:// (then the system's CAs unless CRAITS_TLS_CA is set); a unix: socket
+// (a sandbox's) never leaves the machine and stays plain, as in the Python SDK.
+function dialTarget(server, env) {
+  const scheme = /^(tls|https):\/\//.exec(server);
+  const address = scheme ? server.slice(scheme[0].length).replace(/\/+$/, '') : server;
+  const caFile = env.CRAITS_TLS_CA;
+  if (address.startsWith('unix:') || (!scheme && !caFile)) {
+    return { address, credentials: grpc.credentials.createInsecure() };
+  }
+  const ca = caFile ? fs.readFileSync(caFile) : null;
+  return { address, credentials: grpc.credentials.createSsl(ca) };
+}
+
 // Connect, and re-dial with backoff while the stream keeps dropping; return the exit status.
 async function serve(server, token) {
-  const client = new (loadRefereeClient())(server, grpc.credentials.createInsecure());
+  const { address, credentials } = dialTarget(server, process.env);
+  const client = new (loadRefereeClient())(address, credentials);
   const session = new Session(log);
   let failures = 0; // dials in a row that were not welcomed (a stream that was welcomed and
   let everWelcomed = 0; // then dropped is not one); as the Python SDK counts them
@@ -130,4 +146,6 @@ if (require.main === module) {
   );
 }
 
-module.exports = { LOADER_OPTIONS, PROTO_FILE, PROTO_ROOT, connectOnce, loadRefereeClient };
+module.exports = {
+  LOADER_OPTIONS, PROTO_FILE, PROTO_ROOT, connectOnce, dialTarget, loadRefereeClient,
+};

@@ -54,6 +54,9 @@ _ERROR_EXIT: Final = {
     pb.ERROR_CODE_SHUTDOWN: EXIT_OK,
 }
 
+_RETRIED_ON_REDIAL: Final = frozenset({pb.ERROR_CODE_BAD_TOKEN, pb.ERROR_CODE_ABUSE})
+"""Errors retried (with backoff) once this bot has been welcomed (``_on_referee_error``)."""
+
 _Call = grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]
 
 
@@ -76,6 +79,17 @@ class Options:
     backoff_s: float = 0.2
     """Wait before the first re-dial; doubles after each failed one."""
     max_backoff_s: float = 5.0
+    tls: bool = False
+    """Dial over TLS (``CRAITS_TLS_CA`` set, or a ``tls://``/``https://`` ``CRAITS_SERVER``)."""
+    ca_pem: bytes | None = None
+    """The CA certificates a TLS referee's certificate must chain to (None: the system's)."""
+
+    def channel(self) -> grpc.aio.Channel:
+        """A new channel to the referee, over TLS when asked."""
+        if not self.tls:
+            return grpc.aio.insecure_channel(self.server)
+        return grpc.aio.secure_channel(
+            self.server, grpc.ssl_channel_credentials(root_certificates=self.ca_pem))
 
     @staticmethod
     def resolve(server: str | None, token: str | None, attempts: int) -> Options:
@@ -88,12 +102,44 @@ class Options:
         token = token if token is not None else os.environ.get("CRAITS_TOKEN")
         if not server:
             raise ValueError("no referee address: pass --server HOST:PORT or set CRAITS_SERVER")
+        server, tls = _scheme(server)
         check_address(server, source)
         if not token:
             raise ValueError("no bot token: pass --token TOKEN or set CRAITS_TOKEN")
         if attempts < 1:
             raise ValueError(f"--attempts must be at least 1, got {attempts}")
-        return Options(server=server, token=token, attempts=attempts)
+        ca_pem = _read_ca(os.environ.get("CRAITS_TLS_CA", ""))
+        if server.startswith("unix:"):  # a sandbox's socket never leaves the machine
+            tls, ca_pem = False, None
+        return Options(server=server, token=token, attempts=attempts,
+                       tls=tls or ca_pem is not None, ca_pem=ca_pem)
+
+
+TLS_SCHEMES: Final = ("tls://", "https://")
+"""A ``CRAITS_SERVER`` starting with one of these is dialled over TLS."""
+
+
+def _scheme(server: str) -> tuple[str, bool]:
+    """The address without a TLS scheme, and whether it had one."""
+    for scheme in TLS_SCHEMES:
+        if server.startswith(scheme):
+            return server.removeprefix(scheme).rstrip("/"), True
+    return server, False
+
+
+def _read_ca(path: str) -> bytes | None:
+    """The PEM file ``CRAITS_TLS_CA`` names (None when unset), or a ``ValueError`` saying why it
+    cannot be used."""
+    if not path:
+        return None
+    try:
+        pem = open(path, "rb").read()  # noqa: SIM115 (read whole at once)
+    except OSError as exc:
+        raise ValueError(f"CRAITS_TLS_CA {path!r}: cannot read it ({exc.strerror or exc})"
+                         ) from None
+    if b"-----BEGIN CERTIFICATE-----" not in pem:
+        raise ValueError(f"CRAITS_TLS_CA {path!r} holds no PEM certificate")
+    return pem
 
 
 MAX_PORT: Final = 65_535
@@ -217,7 +263,7 @@ async def _connect_once(
 ) -> str:
     """Run one connection to its end; return why it ended, or raise ``_Fatal``."""
     try:
-        async with grpc.aio.insecure_channel(options.server) as channel:
+        async with options.channel() as channel:
             call = referee_pb2_grpc.RefereeStub(channel).Connect(None)
             await call.write(session.hello(options.token))
             await _play(session, call)
@@ -285,10 +331,12 @@ def _on_referee_error(session: SessionLike, err: RefereeError, log: logging.Logg
     """Decide what a fatal ``Error`` means for this process.
 
     A bad token on a re-dial is retried: the referee may not yet have noticed that this bot's
-    previous stream is dead and still count the token as in use.
+    previous stream is dead and still count the token as in use. So is ``ABUSE`` on a re-dial:
+    the referee holds back an address that sent too many wrong tokens (another client behind
+    the same address may have), for a few seconds.
     """
-    if err.code == pb.ERROR_CODE_BAD_TOKEN and session.ever_welcomed:
-        return f"token refused on reconnect: {err.message}"
+    if err.code in _RETRIED_ON_REDIAL and session.ever_welcomed:
+        return f"refused on reconnect: {err.message}"
     status = _ERROR_EXIT.get(err.code, EXIT_FAILURE)
     (log.info if status == EXIT_OK else log.error)("the referee ended the connection: %s", err)
     raise _Fatal(status)

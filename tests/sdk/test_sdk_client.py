@@ -406,3 +406,24 @@ def test_malformed_messages_are_tolerated_and_play_goes_on(
     assert bot.started[0].players == ("seat 0",) and bot.started[0].rules.preset == "standard"
     assert bot.ended[0].place == 1 and bot.ended[0].events[0].detail == "unreadable"
     assert "unreadable rules" in caplog.text and "never started" in caplog.text
+
+
+@pytest.mark.parametrize("code", [pb.ERROR_CODE_BAD_TOKEN, pb.ERROR_CODE_ABUSE])
+def test_a_bot_refused_on_reconnect_dials_again(code: pb.ErrorCode.ValueType) -> None:
+    """Once welcomed, a refusal on a re-dial is retried: the referee may still hold the old
+    stream (bad token), or hold back the address for a few seconds (wrong tokens from another
+    client behind it: ``ABUSE``)."""
+    async def welcome_then_drop(conn: Conn) -> None:
+        await conn.handshake()
+
+    async def refuse(conn: Conn) -> None:
+        await conn.expect_hello()
+        await conn.send(error(code, "too many wrong tokens from 10.0.0.1; wait a few seconds"))
+
+    async def welcome_then_shut_down(conn: Conn) -> None:
+        await conn.handshake()
+        await conn.send(shutdown())
+
+    status, referee = asyncio.run(run_bot(
+        RecordingBot(), [welcome_then_drop, refuse, welcome_then_shut_down]))
+    assert status == EXIT_OK and referee.connections == 3

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from craits.engine import preset
+from craits.referee.tokens import digest
 from craits.tournament.config import (
     ConfigError,
     SprtSettings,
@@ -65,7 +66,7 @@ command = "python my_bot.py --fast"
 [[bots]]
 name = "remote1"
 remote = true
-token = "s3cret"
+token = "s3cret-s3cret-s3cret-s3cret"
 """
 
 
@@ -82,7 +83,7 @@ def test_full_example_loads_every_key() -> None:
         ("random", "bundled", "random", "", ""),
         ("greedy2", "bundled", "greedy", "", ""),
         ("mine", "command", "", "python my_bot.py --fast", ""),
-        ("remote1", "remote", "", "", "s3cret"),
+        ("remote1", "remote", "", "", digest("s3cret-s3cret-s3cret-s3cret")),
     ]
 
 

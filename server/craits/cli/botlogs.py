@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 from types import TracebackType
 
+from craits import private
+
 from .common import UsageError
 
 
@@ -50,7 +52,7 @@ def _prepared(path: Path) -> Path:
     (FileExistsError, PermissionError) while bots are already running.
     """
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        private.make_dirs(path)
         tempfile.TemporaryFile(dir=path).close()
     except FileExistsError:
         raise UsageError(f"cannot use --log-dir {path}: it exists and is not a directory") from None

@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 from craits import __version__
@@ -71,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     restore = _stop_on_sigterm()
     try:
-        parser = build_parser()
+        with _deferred_interrupts():
+            parser = build_parser()
         if not (sys.argv[1:] if argv is None else argv):  # a bare `craits`: what can it do?
             parser.print_help()
             return 0
@@ -90,6 +91,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         restore()
     return status
+
+
+@contextlib.contextmanager
+def _deferred_interrupts() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while the command modules import, and deliver them after.
+
+    An interrupt that lands inside an import (grpc's and protobuf's take long on a busy
+    machine) can leave a module half made, and the next import then fails with an error about
+    that instead of a clean ``interrupted``. Held back, it arrives a moment later, at the
+    first line after the imports, where it is handled like any other Ctrl-C.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _stop_on_sigterm() -> Callable[[], object]:

@@ -14,7 +14,7 @@ from typing import Any
 from craits.dealkey import run_key
 from craits.engine import Rules
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
-from craits.referee import bridge
+from craits.referee import bridge, tokens
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
@@ -33,6 +33,7 @@ from .common import (
 from .match_series import scored, summary_lines
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
+from .tls import add_tls_options, tls_from_args
 
 _LISTEN_ADVICE = {
     "--port": "try --port 0",
@@ -65,6 +66,7 @@ def register(subparsers: Any) -> None:
                         help="engine seed of the first game, to replay deals (default: secret "
                         "seeds; anyone who knows the seed knows every card, so leave it out "
                         "when the bots are other people's)")
+    add_tls_options(parser)
     parser.add_argument("--connect-timeout", type=seconds, default=600.0,
                         help="seconds to wait for every bot to connect (600)")
     add_rules_options(parser)
@@ -85,9 +87,18 @@ def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
         if not BOT_NAME.fullmatch(name):  # the rule tournament configurations follow
             raise UsageError(f"bad --bot {spec!r}: {name!r} is not a plain name (letters, "
                              "digits, _ . + -; at most 64)")
+        try:
+            if token:
+                tokens.check(token)
+        except tokens.TokenError as exc:
+            raise UsageError(f"bad --bot {name}=...: {exc}") from None
         bots.append((name, token or None))
     if len({n for n, _ in bots}) != len(bots):
         raise UsageError("every --bot NAME must be different")
+    try:
+        tokens.check_unique((n, t or "") for n, t in bots)
+    except tokens.TokenError as exc:
+        raise UsageError(f"bad --bot: {exc}") from None
     return bots
 
 
@@ -96,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
     bots = _parse_bots(args.bots)
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
+    args.tls = tls_from_args(args)
     finished: list[GameResult] = []
     try:
         connected = bridge.run(_serve, args, bots, rules, time_control, policy, finished)
@@ -127,7 +139,7 @@ async def _serve(
     """Wait for every bot, then play the games into ``finished`` (the caller's, so that a
     Ctrl-C keeps them); False if a bot did not connect in time."""
     key = run_key(args.seed)
-    async with open_referee(args.host, args.port) as referee:
+    async with open_referee(args.host, args.port, tls=args.tls) as referee:
         entries = [referee.hub.issue_token(name, token) for name, token in bots]
         _announce(referee, entries)
         for entry in entries:

@@ -18,6 +18,7 @@ from .common import int_range, port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
 from .standings_text import print_standings, stored, verdict_of
 from .tables import console, tournaments_table
+from .tls import add_tls_options
 from .tournament_flags import add_tournament_flags
 from .tournament_play import cmd_resume, cmd_run
 
@@ -66,6 +67,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"address the referee listens on ({DEFAULT_HOST}); remote bots on "
                         "other machines need an address they can reach, e.g. 0.0.0.0")
+    add_tls_options(parser)
     parser.add_argument("--port", type=port, default=0,
                         help="port the referee listens on (0, the default, picks a free one); "
                         "fix one so remote bots can be told CRAITS_SERVER in advance")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from craits import private
 from craits.engine.state import MIN_PLAYERS
 from craits.referee import bridge
 from craits.referee.launcher import LaunchError
@@ -27,6 +28,7 @@ from .common import UsageError
 from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
 from .standings_text import games_per_deal_set, print_standings, stored
+from .tls import tls_from_args
 from .tournament_flags import read_table, with_flags
 
 DEMO_BOTS = ("greedy", "random", "lowcard")
@@ -59,6 +61,7 @@ def run_config(args: argparse.Namespace) -> TournamentConfig:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
+    args.tls = tls_from_args(args)
     try:
         config = run_config(args)
         check_launchable(config.bots)
@@ -83,6 +86,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
+    args.tls = tls_from_args(args)
     db = database_path(args)
     with open_results(db, "write") as store:
         info = stored(store, args.id, db)
@@ -184,6 +188,9 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
     port = args.port if port is None else port
     if port:
         words += ["--port", str(port)]
+    tls = getattr(args, "tls", None)
+    if tls is not None:  # remote bots dial TLS: the resumed run must serve it too
+        words += ["--tls-cert", str(tls.cert), "--tls-key", str(tls.key)]
     return shlex.join(words)
 
 
@@ -206,7 +213,7 @@ def make_log_dir(path: Path) -> None:
     """Make a log directory, or say why it cannot be made: before the tournament is created or
     set running, so that no failure to make it leaves a tournament "running"."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        private.make_dirs(path)
     except OSError as exc:
         in_the_way = isinstance(exc, FileExistsError | NotADirectoryError)
         why = "a file is in the way" if in_the_way else exc.strerror
@@ -225,7 +232,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     try:
         try:
             bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
-                       args.port, store_files(db), args.workers)
+                       args.port, store_files(db), args.tls, args.workers)
         finally:  # the live block stays; what follows starts on a fresh line below it
             display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed

@@ -40,7 +40,11 @@ allocations instead of 700 (a threshold of 50,000 gave +5-11% decisions/s and a 
 700 in the referee benchmark; 10,000 measured as fast as 50,000, and a collection stops every
 table for at most ~10 ms instead of 30); the previous settings come back when ``run`` returns.
 
-This is the only module that imports ``grpc``'s server API. Health and reflection are on.
+This is the only module that imports ``grpc``'s server API. Health and reflection are on, with
+a cap of their own (``SIDE_CALLS_MAX``, ``SideCallLimit``), so that calls needing no token can
+never take the streams bots need. What the listener does against clients that hold resources
+without playing (keepalive, handshake and Hello timeouts, TLS) is in ``listener.py`` and
+``docs/security.md`` ("The listener").
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ from grpc_reflection.v1alpha import reflection
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 
+from . import listener
 from .hub import BotHub, Session
 
 SERVICE_NAME: Final = pb.DESCRIPTOR.services_by_name["Referee"].full_name
@@ -78,6 +83,7 @@ DEFAULT_HOST: Final = "127.0.0.1"
 """Where a referee listens unless told otherwise: this machine only, so no bot elsewhere can
 dial a referee nobody asked to expose."""
 _MAX_STREAMS: Final = 1024
+"""Calls the server runs at once, of every service: grpc refuses more (``RESOURCE_EXHAUSTED``)."""
 POLL_S: Final = 0.001
 """How long trio polls instead of sleeping after a message goes to a bot (``PollingClock``)."""
 _GC_THRESHOLDS: Final = (10_000, 10, 10)
@@ -180,11 +186,15 @@ class _Servicer(pb_grpc.RefereeServicer):
         stream = _Stream(self._clock)
         stream.task = asyncio.current_task()
         hub = self._hub
-        stream.session = hub.on_open(stream.compose, stream.close)
+        session = stream.session = hub.on_open(stream.compose, stream.close,
+                                               listener.peer_host(context.peer()))
         reader = asyncio.create_task(self._read(request_iterator, stream))
+        silent = asyncio.get_running_loop().call_later(
+            listener.HELLO_TIMEOUT_S, hub.on_hello_timeout, session)
         try:
             await self._write(stream, context)
         finally:
+            silent.cancel()
             reader.cancel()
             if stream.session is not None:
                 hub.on_close(stream.session)
@@ -234,10 +244,12 @@ class GrpcBridge:
 
     def __init__(
         self, hub: BotHub, host: str = DEFAULT_HOST, port: int = 0,
-        unix_path: Path | None = None,
+        unix_path: Path | None = None, tls: listener.TlsFiles | None = None,
     ) -> None:
-        """``unix_path``: also serve on this Unix socket (its directory must exist)."""
+        """``unix_path``: also serve on this Unix socket (its directory must exist), always
+        in plain text (it never leaves the machine); ``tls``: serve ``host:port`` over TLS."""
         self.hub = hub
+        self.tls = tls
         self.host = host
         self.unix_path = unix_path
         self.requested_port = port
@@ -263,9 +275,12 @@ class GrpcBridge:
         await wait_host(server.stop(grace_s))
 
     async def _serve(self) -> int:
+        listener.raise_file_limit()
         server = grpc.aio.server(
             maximum_concurrent_rpcs=_MAX_STREAMS,
-            options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 4 << 20)],
+            interceptors=[listener.SideCallLimit(SERVICE_NAME)],
+            options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 4 << 20),
+                     *listener.CHANNEL_OPTIONS],
         )
         pb_grpc.add_RefereeServicer_to_server(_Servicer(self.hub, self._polling), server)
         health = health_async.HealthServicer()
@@ -276,7 +291,7 @@ class GrpcBridge:
             server,
         )
         try:
-            port = _bind(server, self.host, self.requested_port)
+            port = _bind(server, self.host, self.requested_port, self.tls)
             if self.unix_path is not None:
                 _bind_unix(server, self.unix_path)
         except ListenError:
@@ -303,7 +318,8 @@ class ListenError(OSError):
         self.option = option
 
 
-def _bind(server: grpc.aio.Server, host: str, wanted: int) -> int:
+def _bind(server: grpc.aio.Server, host: str, wanted: int,
+          tls: listener.TlsFiles | None = None) -> int:
     """Add the listening port; ``ListenError`` when it cannot be bound.
 
     grpcio reports a failed bind by raising a bare ``RuntimeError`` (older versions returned 0),
@@ -313,7 +329,10 @@ def _bind(server: grpc.aio.Server, host: str, wanted: int) -> int:
     address = f"{host}:{wanted}"
     _probe(host, wanted, address)
     try:
-        port = server.add_insecure_port(address)
+        if tls is None:
+            port = server.add_insecure_port(address)
+        else:
+            port = server.add_secure_port(address, tls.server_credentials())
     except RuntimeError:
         port = 0
     if port == 0:

@@ -17,6 +17,7 @@ import trio
 
 from craits.engine import Event, Game, Move, Outcome, Rules
 from craits.engine.record import choice_of
+from craits.text import printable
 
 from .policy import FailurePolicy, Fault, SeatClock, TimeControl, default_move
 from .seats import (
@@ -288,7 +289,9 @@ class _Referee:
             clock.strikes += 1
             forfeit = clock.strikes >= self.spec.policy.max_strikes
         clock.forfeited = clock.forfeited or forfeit
-        fault = Fault(decision.seat, kind, detail, decision.decision_id, strike, forfeit)
+        # The detail may quote the bot (its reply, its last stderr line): shown, never obeyed.
+        fault = Fault(decision.seat, kind, printable(detail), decision.decision_id, strike,
+                      forfeit)
         clock.faults.append(fault)
         self.faults.append(fault)
 
@@ -298,7 +301,7 @@ class _Referee:
             await step
         except Exception as exc:
             detail = f"{type(exc).__name__}: {exc}"
-            self.faults.append(Fault(seat, "error", detail, 0, False, False))
+            self.faults.append(Fault(seat, "error", printable(detail), 0, False, False))
 
     async def _finish(self, seconds: float) -> GameResult:
         outcome = self.game.outcome

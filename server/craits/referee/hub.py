@@ -13,7 +13,6 @@ continues where it stopped.
 from __future__ import annotations
 
 import itertools
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,8 +21,10 @@ from typing import Final
 import trio
 
 from craits.protocol import PROTOCOL_VERSION
+from craits.text import printable
 from craits.v1 import referee_pb2 as pb
 
+from . import tokens
 from .remote_seat import DISCONNECTED, RemoteSeat
 
 Composer = Callable[[], pb.RefereeMessage]
@@ -36,12 +37,25 @@ Closer = Callable[[], None]
 _MAX_WAITING_HELLO: Final = 64
 """Streams that have not said Hello yet; a new one beyond this ends the oldest, so streams that
 never say Hello cannot use up the server's streams and lock real bots out."""
+WAITING_HELLO_PER_ADDRESS: Final = 16
+"""Of those, from one network address; a new one beyond this ends that address's oldest, so one
+client flooding streams ends only its own, never a bot's that is about to say Hello. (The Unix
+socket, reached only by the referee's own bots, is under the overall cap alone.)"""
 _REFUSALS_PER_S: Final = 1_000
 """Refused replies a stream may cause per second before it is closed (``ERROR_CODE_ABUSE``):
 far beyond any bot's honest mistakes, and it bounds what one flooding bot takes from the other
 tables (every refusal is work on the referee's one thread)."""
 _ECHO_MAX: Final = 200
 """Characters of a bot's own input (a game id, a move's text) repeated in a refusal."""
+BAD_TOKEN_BURST: Final = 10
+BAD_TOKENS_PER_S: Final = 1.0
+"""Hellos with a wrong token a network address may send: ``BAD_TOKEN_BURST`` at once, then
+one per second (a token bucket). Beyond that its Hellos are refused unread
+(``ERROR_CODE_ABUSE``) until the bucket refills: a bot with a typo in its token still hears
+why, while guessing (~300 tries a second without it) is held to one try a second. Streams on
+the referee's Unix socket are exempt: only the bots it launched can reach that socket."""
+_PEERS_TRACKED: Final = 4096
+"""Addresses whose bad tokens are remembered; beyond, the fullest-recovered are forgotten."""
 
 
 @dataclass(eq=False, slots=True)
@@ -51,6 +65,8 @@ class Session:
     session_id: str
     compose: Composer
     close: Closer
+    peer: str = ""
+    """The network address the stream comes from (no port; "" for the Unix socket)."""
     bot: BotEntry | None = None
     ended: bool = False
     """Set once the hub has ended the stream: what it still receives is ignored."""
@@ -70,6 +86,9 @@ class BotEntry:
 
     name: str
     token: str
+    """The token, when the hub issued it or was given it (to hand to the bot); "" when only
+    its digest is known."""
+    token_digest: str = ""
     session: Session | None = None
     seats: dict[str, RemoteSeat] = field(default_factory=dict)
     dead: bool = False
@@ -88,7 +107,9 @@ class BotHub:
     """All remote bots and their sessions. Create inside a trio run."""
 
     def __init__(self) -> None:
-        self._by_token: dict[str, BotEntry] = {}
+        self._by_digest: dict[str, BotEntry] = {}
+        self._bad_tokens: dict[str, tuple[float, float]] = {}
+        """Per address: the bad-token bucket's level and when it was last updated."""
         self._sessions: dict[str, Session] = {}
         self._waiting_hello: dict[str, Session] = {}
         """Open sessions that have not said Hello, oldest first."""
@@ -100,10 +121,20 @@ class BotHub:
 
     # ------------------------------------------------------------ tokens and seats
     def issue_token(self, name: str, token: str | None = None) -> BotEntry:
-        """Register a bot and return its entry (with a fresh random token unless one is given:
-        hex, so it never starts with ``-`` and ``--token TOKEN`` always parses)."""
-        entry = BotEntry(name=name, token=token or secrets.token_hex(16))
-        self._by_token[entry.token] = entry
+        """Register a bot and return its entry: with a fresh random token unless one is given,
+        or only a token's ``tokens.digest``. ``tokens.TokenError`` if a given token is short or
+        already another bot's."""
+        if not token:
+            token = tokens.issue()
+        if tokens.is_digest(token):
+            entry = BotEntry(name=name, token="", token_digest=token)
+        else:
+            tokens.check(token)
+            entry = BotEntry(name=name, token=token, token_digest=tokens.digest(token))
+        if entry.token_digest in self._by_digest:
+            raise tokens.TokenError(f"bot {name!r} has the token of bot "
+                                    f"{self._by_digest[entry.token_digest].name!r}")
+        self._by_digest[entry.token_digest] = entry
         return entry
 
     def seat_for(self, entry: BotEntry) -> RemoteSeat:
@@ -112,7 +143,7 @@ class BotHub:
 
     def mark_dead(self, entry: BotEntry, reason: str) -> None:
         """The bot's process exited: its seats stop waiting for it."""
-        entry.dead, entry.dead_reason = True, reason
+        entry.dead, entry.dead_reason = True, printable(reason)  # it may quote the bot's stderr
         if entry.session is not None:
             entry.session.close()
         self._disconnect(entry)
@@ -126,23 +157,39 @@ class BotHub:
                 await entry.connected.wait()
         return entry.session is not None
 
+    def waiting_for_hello(self) -> int:
+        """How many open streams have not said Hello yet."""
+        return len(self._waiting_hello)
+
     def close_all(self) -> None:
         """Tell every bot the referee is shutting down (so it exits instead of re-dialling)."""
         for session in list(self._sessions.values()):
             self._fatal(session, pb.ERROR_CODE_SHUTDOWN, "the referee is shutting down; goodbye")
 
     # ------------------------------------------------------------ callbacks from the bridge
-    def on_open(self, compose: Composer, close: Closer) -> Session:
-        """A stream opened; it must say Hello first."""
-        session = Session(f"s{next(self._ids)}", compose, close)
+    def on_open(self, compose: Composer, close: Closer, peer: str = "") -> Session:
+        """A stream opened (from the network address ``peer``; "" when local); it must say
+        Hello first."""
+        session = Session(f"s{next(self._ids)}", compose, close, peer)
         self._sessions[session.session_id] = session
-        if len(self._waiting_hello) >= _MAX_WAITING_HELLO:
-            oldest = next(iter(self._waiting_hello.values()))
-            self._fatal(oldest, pb.ERROR_CODE_ABUSE,
-                        f"more than {_MAX_WAITING_HELLO} streams are waiting to say Hello; "
-                        "send Hello as the first message")
+        self._make_room_to_wait(peer)
         self._waiting_hello[session.session_id] = session
         return session
+
+    def _make_room_to_wait(self, peer: str) -> None:
+        """End the oldest stream waiting to say Hello from ``peer`` if it has
+        ``WAITING_HELLO_PER_ADDRESS``, else the oldest of all if there are
+        ``_MAX_WAITING_HELLO``."""
+        waiting = self._waiting_hello.values()
+        mine = [s for s in waiting if s.peer == peer] if peer else []
+        if len(mine) >= WAITING_HELLO_PER_ADDRESS:
+            oldest, limit = mine[0], f"{WAITING_HELLO_PER_ADDRESS} from {peer}"
+        elif len(waiting) >= _MAX_WAITING_HELLO:
+            oldest, limit = next(iter(waiting)), str(_MAX_WAITING_HELLO)
+        else:
+            return
+        self._fatal(oldest, pb.ERROR_CODE_ABUSE, f"more than {limit} streams are waiting to "
+                    "say Hello; send Hello as the first message")
 
     def on_packet(self, session: Session, packet: pb.BotPacket) -> None:
         """Handle every message of a packet in order, by its ``oneof`` case."""
@@ -159,6 +206,13 @@ class BotHub:
     def on_malformed(self, session: Session, problem: str) -> None:
         """A packet could not be parsed: say so in band, then end the stream."""
         self._fatal(session, pb.ERROR_CODE_PROTOCOL, f"malformed packet: {problem[:_ECHO_MAX]}")
+
+    def on_hello_timeout(self, session: Session) -> None:
+        """The stream's time to say Hello is over (``listener.HELLO_TIMEOUT_S``): end it unless
+        it did."""
+        if session.bot is None:
+            self._fatal(session, pb.ERROR_CODE_PROTOCOL,
+                        "no Hello in time: send Hello as the first message")
 
     def on_close(self, session: Session) -> None:
         """A stream ended (cleanly or not)."""
@@ -179,8 +233,16 @@ class BotHub:
                 f"{PROTOCOL_VERSION}",
             )
             return
-        entry = self._by_token.get(hello.token)
+        if not self._may_try_token(session.peer):
+            self._fatal(
+                session, pb.ERROR_CODE_ABUSE,
+                f"too many wrong tokens from {session.peer}; wait a few seconds, then dial "
+                "again with the CRAITS_TOKEN the referee issued for this bot",
+            )
+            return
+        entry = self._by_digest.get(tokens.digest(hello.token))
         if entry is None or entry.dead:
+            self._count_bad_token(session.peer)
             self._fatal(
                 session, pb.ERROR_CODE_BAD_TOKEN,
                 "unknown token: use the CRAITS_TOKEN the referee issued for this bot",
@@ -199,6 +261,25 @@ class BotHub:
         for seat in entry.seats.values():
             seat.resume()
         entry.changed()
+
+    def _may_try_token(self, peer: str) -> bool:
+        """Whether ``peer`` has a bad-token try left in its bucket (``BAD_TOKEN_BURST``)."""
+        return not peer or self._bucket(peer) >= 1.0
+
+    def _count_bad_token(self, peer: str) -> None:
+        if not peer:
+            return
+        level = self._bucket(peer) - 1.0
+        if len(self._bad_tokens) >= _PEERS_TRACKED and peer not in self._bad_tokens:
+            fullest = max(self._bad_tokens, key=self._bucket)
+            del self._bad_tokens[fullest]
+        self._bad_tokens[peer] = (level, time.monotonic())
+
+    def _bucket(self, peer: str) -> float:
+        """How many bad tokens ``peer`` may send now (refilled at ``BAD_TOKENS_PER_S``)."""
+        level, at = self._bad_tokens.get(peer, (float(BAD_TOKEN_BURST), 0.0))
+        refilled = level + (time.monotonic() - at) * BAD_TOKENS_PER_S
+        return min(float(BAD_TOKEN_BURST), refilled)
 
     def _on_move(self, session: Session, msg: pb.BotMessage) -> None:
         entry = session.bot

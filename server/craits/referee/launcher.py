@@ -26,6 +26,7 @@ from typing import Final
 
 import trio
 
+from craits import private
 from craits.suggest import did_you_mean
 
 from . import sandbox
@@ -168,7 +169,7 @@ class BotProcess:
             return
         kept = 0
         try:
-            with open(self.stderr_path, "ab") as log:
+            with os.fdopen(private.open_append(self.stderr_path), "ab") as log:
                 async with trio.lowlevel.FdStream(self.output) as stream:
                     while chunk := await stream.receive_some(1 << 16):
                         if kept < self.output_limit:
@@ -259,7 +260,7 @@ async def launch(
         inside = f"unix:{sandbox.SOCKET_INSIDE}"
         env = sandbox.bot_env(_bot_path(), {**given, "CRAITS_SERVER": inside})
         argv, cwd = sandbox.bwrap_command(plan, argv, env), Path("/")
-    log_dir.mkdir(parents=True, exist_ok=True)
+    private.make_dirs(log_dir)
     stderr_path = log_dir / f"{_safe(log_name or name)}.stderr.log"
     if plan is None:
         return BotProcess(entry, await _start(argv, env, cwd, stderr_path, name, spec),
@@ -283,8 +284,8 @@ async def _start(
     write end)."""
     try:
         with contextlib.ExitStack() as stack:
-            target = (stack.enter_context(output.open("ab")) if isinstance(output, Path)
-                      else output)
+            target = (stack.enter_context(os.fdopen(private.open_append(output), "ab"))
+                      if isinstance(output, Path) else output)
             return await trio.lowlevel.open_process(
                 argv, env=env, stdin=subprocess.DEVNULL, stdout=target, stderr=target,
                 start_new_session=True, cwd=cwd,

@@ -67,6 +67,13 @@ class Mailbox:
             return False
         return True
 
+    def drain(self) -> list[pb.MoveReply]:
+        """Take every kept reply (dropping the disconnect marker, which a new decision does not
+        need: it looks at the bot's session itself)."""
+        replies = [r for r in self._replies if r is not None]
+        self._replies.clear()
+        return replies
+
     async def get(self) -> pb.MoveReply | None:
         """The next reply, waiting for it if none is kept (cancellable)."""
         if self._replies:
@@ -134,6 +141,7 @@ class RemoteSeat(Seat):
         session = self._entry.session
         if session is None:
             raise SeatGone()
+        self._refuse_unasked(decision)
         self._pending = decision
         self._asked_at = time.perf_counter()
         self._request(decision, session.compose())
@@ -195,6 +203,14 @@ class RemoteSeat(Seat):
         if session is not self._asked_on:
             self._request(decision, session.compose())
             self._asked_on = session
+
+    def _refuse_unasked(self, decision: Decision) -> None:
+        """Refuse, uncounted, the replies kept from before ``decision`` was asked: one naming it
+        was sent before the bot could know it (a guess at the next id and move, sent with the
+        answer to the previous decision), and must not be taken as its answer."""
+        for early in self._inbox.drain():
+            self._refuse(early, f"decision {early.decision_id} had not been asked when this "
+                         "reply arrived (replies are refused until their request is sent)")
 
     def _judge(self, decision: Decision, reply: pb.MoveReply) -> Move | None:
         """The reply's move if valid; otherwise reject it in band and return None."""

@@ -11,10 +11,11 @@ read as it is (``tournament.legacy``); ``steps.walk`` checks those events as it 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from craits.engine import Rules
+from craits.text import printable
 from craits.tournament.legacy import LogError, read_log
 from craits.tournament.record_format import decode
 from craits.tournament.records import (
@@ -148,7 +149,8 @@ def _build(store: Store, tid: str, name: str, job: Job, result: GameResult,
     except RecordError as exc:
         raise ReplayMismatch(f"{where}: {exc}") from None
     events = tuple(e.to_dict() for e in rebuilt.game.events)
-    return StoredGame(tid, name, job, result, rules, rebuilt.moves, events, rebuilt.faults)
+    return StoredGame(tid, name, job, result, rules, rebuilt.moves, events,
+                      _escaped(rebuilt.faults))
 
 
 def _from_old_log(store: Store, tid: str, name: str, job: Job, result: GameResult,
@@ -159,4 +161,11 @@ def _from_old_log(store: Store, tid: str, name: str, job: Job, result: GameResul
         log = read_log(store.game_log(tid, job.game_index))
     except LogError as exc:
         raise ReportError(f"game {job.game_index}: {exc}") from None
-    return StoredGame(tid, name, job, result, rules, log.moves, log.events, log.faults)
+    return StoredGame(tid, name, job, result, rules, log.moves, log.events,
+                      _escaped(log.faults))
+
+
+def _escaped(faults: Iterable[LoggedFault]) -> tuple[LoggedFault, ...]:
+    """A fault's detail may quote a bot; games recorded before the referee escaped it at the
+    source are escaped here, for the terminal and the HTML report alike."""
+    return tuple(replace(f, detail=printable(f.detail)) for f in faults)

@@ -149,8 +149,9 @@ class BotPool:
             elif spec.kind == "remote":
                 entry = self._referee.hub.issue_token(spec.name, spec.token or None)
                 self._entries[spec.name, 0] = entry
+                token = entry.token or "(the token given in the tournament file)"
                 self._say(f"remote bot {spec.name}: CRAITS_SERVER={self._referee.address} "
-                          f"CRAITS_TOKEN={entry.token}")
+                          f"CRAITS_TOKEN={token}")
             else:
                 await self._launch((spec.name, 0))
         for spec in bots:
@@ -217,7 +218,7 @@ class BotPool:
         name, slot = key
         spec = self._specs[name]
         process = await launch(
-            self._referee.hub, self._referee.address, launch_spec(spec), name, self._log_dir,
+            self._referee.hub, self._referee.local_address, launch_spec(spec), name, self._log_dir,
             cwd=self._bot_dir(spec), plan=self._plan(spec),
             log_name=".".join([name, *([str(slot)] if slot else []),
                                *([self._log_tag] if self._log_tag else [])]),

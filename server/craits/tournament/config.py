@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from craits.engine import Rules, RulesError
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
+from craits.referee import tokens
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
 from craits.referee.sandbox import LIMIT_RANGES, SandboxLimits
 from craits.suggest import did_you_mean
@@ -66,7 +67,9 @@ class BotSpec:
     """For ``python``: the ``module:Class`` of an SDK ``Bot`` played inside the tournament's
     own processes (the in-process lane: trusted code, no bot process, no gRPC)."""
     token: str = ""
-    """For ``remote``: the token the bot presents when it connects ("" = the server issues one)."""
+    """For ``remote``: the ``tokens.digest`` of the token the bot presents when it connects
+    ("" = the server issues one). A configuration file may give the token or its digest; only
+    the digest is kept, so a stored configuration never holds the token itself."""
     directory: str = ""
     """For ``command``: the bot's own directory (relative to the tournament's), where it runs and
     all of its own files it may read in the sandbox ("" = the tournament's directory)."""
@@ -298,6 +301,10 @@ def _read_bots(top: TableReader, bundled_names: Collection[str] | None) -> tuple
         if bot.name in seen:
             raise ConfigError(f"bots[{i}].name: duplicate bot name {bot.name!r}")
         seen.add(bot.name)
+    try:
+        tokens.check_unique((bot.name, bot.token) for bot in bots)
+    except tokens.TokenError as exc:
+        raise ConfigError(f"bots: {exc}") from None
     return bots
 
 
@@ -330,6 +337,12 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         entry.fail("python", f"{python!r} is not module:Class (e.g. mybots.smart:SmartBot)")
     if token and not remote:
         entry.fail("token", "only a remote bot has a token")
+    if token and not tokens.is_digest(token):
+        try:
+            tokens.check(token)
+        except tokens.TokenError as exc:
+            entry.fail("token", str(exc))
+        token = tokens.digest(token)
     for key, on in (("dir", directory), ("limits", limits)):
         if on and not command:
             entry.fail(key, "only a command bot has a directory and sandbox limits")

@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
+from craits import private
+
 LOCK_FILE: Final = "runner.lock"
 
 
@@ -28,8 +30,8 @@ class LeaseError(Exception):
 @contextmanager
 def lease(log_dir: Path, tournament_id: str) -> Iterator[None]:
     """Hold the tournament's lock while the body runs; ``LeaseError`` if another process does."""
-    log_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(log_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    private.make_dirs(log_dir)
+    fd = os.open(log_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, private.FILE_MODE)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -25,6 +25,7 @@ import trio
 
 from craits.exception_groups import sole_exception
 from craits.referee.bridge import DEFAULT_HOST
+from craits.referee.listener import TlsFiles
 
 from .botpool import BotPool, Isolation, isolation_problem
 from .config import TournamentConfig
@@ -182,7 +183,7 @@ class _Run:
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
     host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (),
-    workers: int | None = 1,
+    tls: TlsFiles | None = None, workers: int | None = 1,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
@@ -195,6 +196,7 @@ async def run_tournament(
     The run holds the tournament's ``lease``: a second runner gets ``LeaseError`` before it
     changes anything. The tournament ends ``finished``, or ``paused`` however else the run stops
     (Ctrl-C, a bot that cannot start, an error): never ``running`` with no runner.
+    ``tls``: remote bots dial over TLS.
     """
     config = store.config(tournament_id)
     workdir = bot_directory(store.tournament(tournament_id), config)
@@ -205,11 +207,12 @@ async def run_tournament(
     with lease(log_dir, tournament_id):
         store.reset_running(tournament_id)
         store.set_status(tournament_id, "running")
-        workers = worker_count(config, workers, store.tournament(tournament_id), (host, port))
+        workers = 1 if tls else worker_count(config, workers, store.tournament(tournament_id),
+                                             (host, port))
         finished = False
         try:
             await _run(store, tournament_id, log_dir, hook, (host, port), workdir, isolation,
-                       workers)
+                       tls, workers)
             finished = True
         except BaseExceptionGroup as group:
             raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
@@ -256,7 +259,8 @@ def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None
 
 async def _run(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook,
-    address: tuple[str, int], workdir: Path | None, isolation: Isolation, workers: int,
+    address: tuple[str, int], workdir: Path | None, isolation: Isolation,
+    tls: TlsFiles | None, workers: int,
 ) -> None:
     run = _Run(store, tournament_id, hook)
     if workers > 1:
@@ -267,7 +271,7 @@ async def _run(
             await _play_all(run, remote)
         return
     async with (
-        referee_for(run.config, address, isolation) as referee,
+        referee_for(run.config, address, isolation, tls) as referee,
         trio.open_nursery() as nursery,
     ):
         pool = BotPool(referee, nursery, log_dir, workdir=workdir, isolation=isolation)

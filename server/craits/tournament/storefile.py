@@ -31,10 +31,13 @@ someone else and is refused; an empty one becomes a new store, only in ``create`
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
 from typing import Final, Literal
+
+from craits import private
 
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, TABLES
 
@@ -113,9 +116,13 @@ def _check_path(path: Path, mode: OpenMode) -> None:
         if parent.exists() and not parent.is_dir():
             raise StoreError(f"{parent} is not a directory")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private.make_dirs(path.parent)
     except OSError as exc:
         raise StoreError(f"cannot create the directory {path.parent}: {exc.strerror}") from None
+    # Owner-only from the start (SQLite gives -wal and -shm the same mode); if it cannot be
+    # made, SQLite says why in its own words (see _reason).
+    with contextlib.suppress(OSError):
+        private.create_file(path)
 
 
 def _connect(target: str, uri: bool = False) -> sqlite3.Connection:

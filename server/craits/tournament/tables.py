@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from craits.engine import Rules
 from craits.referee.game import GameResult as RefereeResult
 from craits.referee.game import GameSpec, play_game
+from craits.referee.listener import TlsFiles
 from craits.referee.policy import TimeControl
 from craits.referee.server import Referee, open_referee
 
@@ -78,13 +79,14 @@ def finished_game(tid: str, job: Job, result: RefereeResult, started: float) -> 
 
 @asynccontextmanager
 async def referee_for(
-    config: TournamentConfig, address: tuple[str, int], isolation: Isolation
+    config: TournamentConfig, address: tuple[str, int], isolation: Isolation,
+    tls: TlsFiles | None = None,
 ) -> AsyncIterator[Referee | None]:
     """An embedded referee for the bots with processes; None when every bot plays in process
-    (no port is opened, and no gRPC runs at all)."""
+    (no port is opened, and no gRPC runs at all). ``tls``: remote bots dial over TLS."""
     if all(bot.kind == "python" for bot in config.bots):
         yield None
         return
     sandboxed = any(isolation.isolated(name) for name in config.bot_names)
-    async with open_referee(*address, unix_socket=sandboxed) as referee:
+    async with open_referee(*address, unix_socket=sandboxed, tls=tls) as referee:
         yield referee

@@ -1,0 +1,57 @@
+"""``craits serve`` as a real process for the listener's tests: started, its tokens read, its
+result collected."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+TOKEN_LINE = re.compile(r"bot (\S+): CRAITS_SERVER=(\S+) CRAITS_TOKEN=(\S+)")
+
+
+def fresh_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Served:
+    """A running ``craits serve``: where it listens and what it printed before its tokens."""
+
+    proc: subprocess.Popen[str]
+    address: str
+    tokens: dict[str, str]
+    said: list[str]
+
+    def result(self, timeout: float = 120) -> dict[str, Any]:
+        """The ``--json`` result, once every game is played (asserting it ended well)."""
+        out, err = self.proc.communicate(timeout=timeout)
+        assert self.proc.returncode == 0, "\n".join(self.said) + err
+        games: dict[str, Any] = json.loads(out)
+        return games
+
+
+def serve(names: list[str], *extra: str, preexec: Callable[[], None] | None = None) -> Served:
+    """Start ``craits serve --json`` for bots ``names`` (one short game) and read its tokens."""
+    bots = [arg for name in names for arg in ("--bot", f"{name}={fresh_token()}")]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "craits", "serve", "--port", "0", "--games", "1",
+         "--set", "short_game=true", "--json", "--connect-timeout", "60", *bots, *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec,
+    )
+    assert proc.stderr is not None
+    found: dict[str, tuple[str, str]] = {}
+    said: list[str] = []
+    while len(found) < len(names):
+        line = proc.stderr.readline()
+        assert line, "craits serve exited before printing the tokens:\n" + "".join(said)
+        said.append(line)
+        if m := TOKEN_LINE.search(line):
+            found[m[1]] = (m[2], m[3])
+    address = next(iter(found.values()))[0]
+    return Served(proc, address, {name: token for name, (_, token) in found.items()}, said)
