@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,6 +96,20 @@ def test_match_mode_stops_early_when_the_sprt_decides(tmp_path: Path) -> None:
     assert final["games"] == 2 * final["sprt"]["deal_sets"] or final["games"] > 0
     listed = json.loads(_run("tournament", "list", "--db", db, "--json").stdout)
     assert listed["tournaments"][0]["done"] == final["games"]
+
+
+def test_a_gauntlet_with_sprt_stops_when_its_bot_beats_the_field(tmp_path: Path) -> None:
+    config = tmp_path / "gauntlet.toml"
+    config.write_text(MATCH.replace('mode = "match"', 'mode = "gauntlet"\ngauntlet = "greedy"\n'
+                                    "table_size = 2") + '[[bots]]\nname = "lowcard"\n')
+    ran = _run("tournament", "run", str(config), "--db", str(tmp_path / "g.sqlite"))
+    assert ran.returncode == 0, ran.stderr
+    assert "SPRT greedy vs the field: H1 accepted" in ran.stdout
+    assert "H1: greedy is stronger than the field" in ran.stdout
+    played = re.search(r"^(\d+) games in ", ran.stdout, re.MULTILINE)
+    assert played is not None, ran.stdout
+    games = int(played[1])
+    assert games < 2 * 2 * 60  # two meetings of two seatings: stopped well before the end
 
 
 def test_misspelt_bot_is_a_one_line_error(tmp_path: Path) -> None:

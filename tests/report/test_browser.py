@@ -51,7 +51,7 @@ def test_index_shows_the_standings(tournament: Tournament, site: Path, tmp_path:
     rows = page.tables["standings"]
     assert rows[0][:4] == ["rank", "bot", "rating", "95% interval"]
     assert [r[:4] for r in rows[1:]] == [
-        [str(s.rank), s.bot, f"{s.rating:+.0f}", f"[{s.low:+.0f}, {s.high:+.0f}]"]
+        [str(s.rank), s.bot, f"{s.rating:+.0f}", s.interval]
         for s in standings.rows]
 
 

@@ -1,5 +1,6 @@
 """A bot that plays one decision, then writes terminal escape codes and a bidirectional override
-to stderr and exits: its last line becomes the crash reason the organiser sees."""
+to stderr, in an ERROR line as the SDK logs one on its way out, and exits: that last line
+becomes the crash reason the organiser sees."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 from craits_bots.random import RandomBot
 from craits_sdk import View, run
 
-LAST_WORDS = "\x1b]0;pwned\x07\x1b[2J\x1b[31mall clear\u202egnp.exe\x1b[0m"
+LAST_WORDS = "craits_sdk: ERROR: \x1b]0;pwned\x07\x1b[2J\x1b[31mall clear\u202egnp.exe\x1b[0m"
 
 
 class EscapingBot(RandomBot):

@@ -27,12 +27,14 @@ def plackett_luce_places(strengths: Sequence[float], rng: random.Random) -> tupl
 
 
 def round_robin(
-    truth: Mapping[str, float], table_size: int, deal_sets: int, seed: int
+    truth: Mapping[str, float], table_size: int, deal_sets: int, seed: int,
+    only: str | None = None,
 ) -> list[GameResult]:
-    """A rotations round robin of ``truth``'s bots with Plackett–Luce finishes (seeded)."""
+    """A rotations round robin of ``truth``'s bots with Plackett–Luce finishes (seeded); with
+    ``only``, a gauntlet: just the meetings that hold that bot."""
     rng = random.Random(seed)
     bots = list(truth)
-    meetings = list(itertools.combinations(bots, table_size))
+    meetings = [m for m in itertools.combinations(bots, table_size) if only in (None, *m)]
     out: list[GameResult] = []
     for deal_set in range(deal_sets):
         for m, meeting in enumerate(meetings):

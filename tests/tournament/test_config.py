@@ -134,6 +134,14 @@ def test_match_mode_takes_sprt_settings() -> None:
     assert config_from_dict(plain.to_dict()) == plain
 
 
+def test_a_gauntlet_has_a_sequential_test_only_when_it_asks_for_one() -> None:
+    gauntlet = 'mode = "gauntlet"\ngauntlet = "a"\ntable_size = 2\n' + THREE_BOTS
+    assert parse_config(gauntlet).sprt is None
+    tested = parse_config(gauntlet + "[sprt]\nelo1 = 40\n")
+    assert tested.sprt == SprtSettings(elo1=40.0)
+    assert config_from_dict(tested.to_dict()) == tested
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -151,7 +159,7 @@ def test_match_mode_takes_sprt_settings() -> None:
         ('mode = "gauntlet"\ngauntlet = "zz"\n' + THREE_BOTS, "gauntlet: 'zz' is not one of"),
         ('gauntlet = "a"\n' + THREE_BOTS, 'gauntlet: only with mode = "gauntlet"'),
         ('mode = "match"\n' + THREE_BOTS, 'mode: "match" is two bots'),
-        ("[sprt]\nelo1 = 5\n" + THREE_BOTS, 'sprt: only with mode = "match"'),
+        ("[sprt]\nelo1 = 5\n" + THREE_BOTS, 'sprt: only with mode = "match" or "gauntlet"'),
         ('name = ""\n' + THREE_BOTS, "name: must be a non-empty string"),
         ("[time]\nmove_ms = 0\n" + THREE_BOTS, "time.move_ms: must be a whole number from 1"),
         ("[time]\nmoves = 5\n" + THREE_BOTS, "time.moves: unknown key"),

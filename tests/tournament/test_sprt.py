@@ -7,7 +7,15 @@ import math
 import pytest
 
 from craits.tournament.results import GameResult
-from craits.tournament.sprt import ACCEPT_H0, ACCEPT_H1, CONTINUE, SprtResult, deal_set_scores, sprt
+from craits.tournament.sprt import (
+    ACCEPT_H0,
+    ACCEPT_H1,
+    CONTINUE,
+    SprtResult,
+    deal_set_scores,
+    gauntlet_scores,
+    sprt,
+)
 
 from .synthetic import round_robin
 
@@ -93,3 +101,64 @@ def test_the_llr_of_running_sums_equals_the_direct_formula() -> None:
     var = (sum((x - mean) ** 2 for x in scores) + 0.5 * (mean**2 + (1 - mean) ** 2)) / weight
     direct = len(scores) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
     assert result.decision == CONTINUE and math.isclose(result.llr, direct, rel_tol=1e-12)
+
+
+def test_gauntlet_scores_are_the_candidates_table_scores_per_meeting_in_schedule_order() -> None:
+    def game(index: int, meeting: int, deal_set: int, seats: tuple[str, ...],
+             places: tuple[int, ...]) -> GameResult:
+        return GameResult(index, meeting, deal_set, index % 2, seats, places, places)
+
+    results = [
+        game(0, 0, 0, ("C", "x", "y"), (1, 2, 3)), game(1, 0, 0, ("x", "y", "C"), (1, 2, 3)),
+        game(2, 1, 0, ("C", "x", "z"), (2, 2, 1)), game(3, 1, 0, ("x", "z", "C"), (1, 2, 2)),
+        game(4, 0, 1, ("C", "x", "y"), (1, 2, 3)),  # deal set 1 of meeting 0: incomplete
+        game(6, 1, 1, ("C", "x", "z"), (1, 2, 3)), game(7, 1, 1, ("x", "z", "C"), (3, 2, 1)),
+    ]
+    # per game, the candidate's mean score against its two opponents; per unit, their mean:
+    # meeting 0 of deal set 0: 1 then 0 -> 0.5; meeting 1: (½ + 0)/2 then (0 + ½)/2 -> 0.25;
+    # meeting 0 of deal set 1 is incomplete, so meeting 1 of deal set 1 waits for it
+    assert gauntlet_scores(results, "C", meetings=2, games_per_deal_set=2) == [0.5, 0.25]
+    complete = [*results, game(5, 0, 1, ("x", "y", "C"), (2, 3, 1))]
+    assert gauntlet_scores(complete, "C", 2, 2) == [0.5, 0.25, 1.0, 1.0]
+
+
+def decisions(truth: dict[str, float], only: str | None, table_size: int, edge_name: str,
+              runs: int, elo1: float) -> dict[str, int]:
+    """How ``runs`` simulated sequential tests ended (H0, H1, continue), each run played to
+    at most 200 observations (deal sets of a match, units of a gauntlet) of Plackett–Luce
+    finishes."""
+    per_set = table_size
+    meetings = 1 if only is None else math.comb(len(truth) - 1, table_size - 1)
+    out = {ACCEPT_H0: 0, ACCEPT_H1: 0, CONTINUE: 0}
+    for run in range(runs):
+        results = round_robin(truth, table_size, 200 // meetings, seed=1000 + run, only=only)
+        if only is None:
+            scores = deal_set_scores(results, edge_name, "B", per_set)
+        else:
+            scores = gauntlet_scores(results, only, meetings, per_set)
+        out[sprt(scores, 0.0, elo1).decision] += 1
+    return out
+
+
+# The error-rate check, the same for a match and for gauntlets: at the truth elo0 the test
+# accepts H1 in at most about alpha of the runs, at elo1 it accepts H0 in at most about beta.
+# alpha = beta = 0.05 over 120 runs: 6 expected, 13 is beyond 2.9 binomial standard errors.
+# The gauntlets' fields are spread around 0 (so the candidate's expected score against their mix
+# is ½ at 0 Elo, and within 0.002 of the Elo expectation at 120).
+FIELD = {"A": 0.0, "B": 0.0, "c": 40.0, "d": -40.0}
+SHAPES = [
+    ("match", {"A": 0.0, "B": 0.0}, None, 2),
+    ("gauntlet, tables of 2", FIELD, "A", 2),
+    ("gauntlet, tables of 3", FIELD, "A", 3),
+]
+
+
+@pytest.mark.parametrize(("shape", "truth", "only", "size"), SHAPES, ids=[s[0] for s in SHAPES])
+@pytest.mark.parametrize("true_elo", [0.0, 120.0])
+def test_sequential_tests_keep_their_error_rates(
+    shape: str, truth: dict[str, float], only: str | None, size: int, true_elo: float,
+) -> None:
+    ended = decisions({**truth, "A": true_elo}, only, size, "A", runs=120, elo1=120.0)
+    wrong = ended[ACCEPT_H1] if true_elo == 0.0 else ended[ACCEPT_H0]
+    assert wrong <= 13, f"{shape} at {true_elo} Elo: {ended}"
+    assert ended[CONTINUE] <= 6, f"{shape}: most runs decide within 200 observations: {ended}"

@@ -42,26 +42,48 @@ def test_standings_rank_by_rating_and_ignore_input_order() -> None:
     truth = spread_ratings(5, 120)
     results = round_robin(truth, 3, 6, seed=9)
     bots = list(truth)
-    standings = compute_standings(results, bots, resamples=60)
+    standings = compute_standings(results, bots)
     assert [row.bot for row in standings.rows] == bots[::-1]
     assert [row.rank for row in standings.rows] == [1, 2, 3, 4, 5]
     assert standings.games == len(results) and standings.deal_sets == 10 * 6
     top = standings.rows[0]
+    assert top.low is not None and top.high is not None and standings.enough
     assert top.low < top.rating < top.high and top.stats.games == 6 * 6 * 3
     assert standings.los["bot4"]["bot0"] > 0.99
     shuffled = results[:]
     random.Random(1).shuffle(shuffled)
-    assert compute_standings(shuffled, bots, resamples=60) == standings
+    assert compute_standings(shuffled, bots) == standings
 
 
 def test_standings_to_dict_is_json() -> None:
-    standings = compute_standings(GAMES, ["a", "b", "c"], resamples=20)
+    standings = compute_standings(GAMES, ["a", "b", "c"])
     data = json.loads(json.dumps(standings.to_dict()))
     assert data["rows"][0]["bot"] == "a"
     assert list(data["rows"][0])[:7] == ["rank", "bot", "rating", "low", "high", "online_elo",
                                          "games"]
     assert data["crosstable"]["a"]["b"] == {"games": 2, "score": 1.0}
     assert set(data["los"]["a"]) == {"b", "c"}
+
+
+def test_too_few_deal_sets_print_not_enough_games_instead_of_intervals() -> None:
+    standings = compute_standings(GAMES, ["a", "b", "c"])
+    assert not standings.enough and standings.deal_sets == 1
+    assert {row.interval for row in standings.rows} == {"not enough games"}
+    assert all(los == 0.5 for row in standings.los.values() for los in row.values())
+    data = json.loads(json.dumps(standings.to_dict()))
+    assert data["enough"] is False and data["intervals"].startswith("not enough games")
+    assert "1 deal sets, at least 5 needed for 3 bots" in data["intervals"]
+    assert (data["rows"][0]["low"], data["rows"][0]["high"]) == (None, None)
+
+
+def test_enough_deal_sets_print_intervals() -> None:
+    truth = spread_ratings(3, 100)
+    standings = compute_standings(round_robin(truth, 3, 5, seed=3), list(truth))
+    assert standings.enough and standings.deal_sets == 5
+    row = standings.rows[0]
+    assert row.low is not None and row.high is not None
+    assert row.interval == f"[{row.low:+.0f}, {row.high:+.0f}]"
+    assert "95% intervals from the spread between 5 deal sets" in standings.interval_note
 
 
 def test_results_must_be_well_formed() -> None:

@@ -47,9 +47,9 @@ def games_per_deal_set(config: TournamentConfig) -> int:
 
 
 def verdict_of(store: Store, tid: str) -> SprtResult | None:
-    """The SPRT of a ``match`` tournament; None for any other."""
+    """The SPRT of a ``match`` (or of a gauntlet with ``[sprt]``); None for any other."""
     config = store.config(tid)
-    return match_verdict(config, store.results(tid)) if config.mode == "match" else None
+    return match_verdict(config, store.results(tid)) if config.sprt is not None else None
 
 
 def print_standings(store: Store, tid: str, as_json: bool, out: Console | None = None) -> None:
@@ -68,7 +68,7 @@ def print_standings(store: Store, tid: str, as_json: bool, out: Console | None =
     if len(order) > 1:
         out.print(crosstable_table(order, pair_records(store.results(tid), order)))
     if verdict is not None:
-        a, b = config.bot_names[:2]
+        a, b = (config.gauntlet, "the field") if config.gauntlet else config.bot_names[:2]
         out.print(Text(sprt_line(verdict, a, b, games_per_deal_set(config))))
         out.print(Text(sprt_meaning(verdict, a, b)))
         if verdict.deal_sets != standings.deal_sets:

@@ -29,21 +29,10 @@ from craits.tournament.store import TournamentInfo
 LIVE_ROWS = 10
 """Bots the live table shows (the best by live Elo)."""
 
-MIN_DEAL_SETS_FOR_INTERVAL = 2
-"""A bootstrap of one deal set resamples it with itself: its "interval" is the point itself."""
-
-
 def console(stderr: bool = False) -> Console:
     """A console on stdout (or stderr) that prints text as given: no markup, no emoji codes,
     no guessed highlighting; rich still finds the width and whether to colour."""
     return Console(stderr=stderr, markup=False, emoji=False, highlight=False)
-
-
-def interval_text(low: float, high: float, deal_sets: int) -> str:
-    """``[-35, +20]``, or ``unknown`` from fewer deal sets than an interval needs."""
-    if deal_sets < MIN_DEAL_SETS_FOR_INTERVAL:
-        return "unknown"
-    return f"[{low:+.0f}, {high:+.0f}]"
 
 
 NARROWEST_NAME = 12
@@ -78,9 +67,7 @@ class StandingsView:
 
 
 def _rating_words(s: Standings) -> str:
-    pct = round(s.confidence * 100)
-    return (f"rating is Bradley-Terry on the Elo scale (0 = the field), with {pct}% intervals "
-            f"from {s.resamples} bootstrap resamples of deal sets")
+    return f"rating is Bradley-Terry on the Elo scale (0 = the field); {s.interval_note}"
 
 
 def _headers(s: Standings) -> list[str]:
@@ -91,7 +78,7 @@ def _headers(s: Standings) -> list[str]:
 def _numbers(s: Standings, r: Standing) -> list[str]:
     """A bot's row without its name, in the order of ``_headers``."""
     st = r.stats
-    return [str(r.rank), f"{r.rating:+.0f}", interval_text(r.low, r.high, s.deal_sets),
+    return [str(r.rank), f"{r.rating:+.0f}", r.interval,
             str(st.games), f"{st.mean_points:.1f}", str(st.wins), str(st.strikes),
             str(st.forfeits)]
 

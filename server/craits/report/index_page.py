@@ -55,7 +55,8 @@ def index_page(info: TournamentInfo, config: TournamentConfig, standings: Standi
                "out of the games they shared a table."),
         _panel("Likelihood of superiority", los_matrix(standings, order),
                "Probability that the row bot is really stronger than the column bot "
-               "(share of bootstrap resamples)."),
+               "(Student t on the spread between deal sets; 50% everywhere when there are not "
+               "enough games)."),
         _games_panel(info, games, lists),
     ]
     header = join([tag("h1", info.name), tag("p", _subtitle(info, config))])
@@ -95,9 +96,8 @@ def _panel(title: str, content: Html, note: str = "") -> Html:
 
 
 def _standings_note(s: Standings) -> str:
-    pct = round(s.confidence * 100)
     return (f"{s.games} games in {s.deal_sets} deal sets. Rating: Bradley-Terry on the Elo "
-            f"scale with {pct}% intervals from {s.resamples} bootstrap resamples of deal sets. "
+            f"scale, {s.interval_note}. "
             "Points: lower is better.")
 
 
@@ -107,7 +107,7 @@ def standings_table(s: Standings) -> Html:
     head = ["rank", "bot", "rating", f"{pct}% interval", "online Elo", "games", "mean pts",
             "mean place", "wins", "strikes", "forfeits"]
     rows = [
-        [r.rank, r.bot, f"{r.rating:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]",
+        [r.rank, r.bot, f"{r.rating:+.0f}", r.interval,
          f"{r.online_elo:+.0f}", r.stats.games, f"{r.stats.mean_points:.1f}",
          f"{r.stats.mean_place:.2f}", r.stats.wins, r.stats.strikes, r.stats.forfeits]
         for r in s.rows

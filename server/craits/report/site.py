@@ -71,7 +71,7 @@ def write_site(store: Store, tournament_id: str, out: Path,
     lines = _lines(results, store.hands_played(tournament_id), out)
     lists = _list_pages(lines, info.name, out)
     plot = ratings_svg(elo_history(results, config.bot_names), config.bot_names)
-    standings = compute_standings(results, config.bot_names, seed=config.seed or 0)  # as show
+    standings = compute_standings(results, config.bot_names)  # as show
     index = index_page(info, config, standings, plot,
                        lines if not lists else (), _list_links(lines) if lists else None)
     return [_write(out / "index.html", index), *lists, *written]

@@ -6,6 +6,10 @@ would make intervals far too narrow. The independent units are the deal sets, so
 draws deal sets with replacement (as many as there are), refits Bradley–Terry to each resample,
 and reads percentile intervals off the refitted ratings. Each deal set's pairs are summed once up
 front and each refit starts from the full-data fit, so a resample costs a few small Newton steps.
+
+The standings no longer use it: measured on real tournaments (``benchmarks/calibration.py``,
+docs/ratings.md) its intervals run short with few deal sets, where ``intervals.py``'s sandwich
+with t quantiles holds. It stays as the measured alternative, and ``deal_set_units`` is shared.
 """
 
 from __future__ import annotations

@@ -101,6 +101,34 @@ def fit(tally: Tally, prior: float = DEFAULT_PRIOR, start: Sequence[float] | Non
     return [t * ELO_PER_NAT for t in theta]
 
 
+def information(tally: Tally, ratings: Sequence[float], prior: float = DEFAULT_PRIOR
+                ) -> list[list[float]]:
+    """Minus the Hessian of the penalised log-likelihood at ``ratings`` (Elo scale), in nats:
+    the curvature a sandwich variance wraps around the spread of the deal sets' scores."""
+    theta = [r / ELO_PER_NAT for r in ratings]
+    pairs = [(i, j, n) for (i, j), n in tally.games.items() if n > 0]
+    return _gradient_and_information(theta, tally.wins, pairs, prior)[1]
+
+
+def scores(entries: Iterable[PairEntry], ratings: Sequence[float], n: int) -> list[float]:
+    """The gradient of the (unpenalised) log-likelihood of ``entries`` at ``ratings`` (Elo
+    scale), per bot in nats: each pair adds its observed minus its expected score. Summed over
+    the data it is (minus the prior's pull) zero at the fit; one deal set's says how far that
+    deal set alone pulls each rating."""
+    theta = [r / ELO_PER_NAT for r in ratings]
+    out = [0.0] * n
+    for i, j, score, games in entries:
+        residual = score - games * _sigmoid(theta[i] - theta[j])
+        out[i] += residual
+        out[j] -= residual
+    return out
+
+
+def solve(matrix: list[list[float]], rhs: Sequence[float]) -> list[float]:
+    """``matrix⁻¹ · rhs`` for a symmetric positive definite ``matrix`` (an information)."""
+    return _solve_spd(matrix, rhs)
+
+
 def centre(ratings: Sequence[float]) -> list[float]:
     """Shift ratings so that their mean is 0."""
     mean = sum(ratings) / len(ratings)

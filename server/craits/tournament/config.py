@@ -140,7 +140,8 @@ class TournamentConfig:
     time: TimeControl = field(default_factory=TimeControl)
     failure: FailurePolicy = field(default_factory=FailurePolicy)
     sprt: SprtSettings | None = None
-    """The stopping rule; set (to the defaults if the file has no ``[sprt]``) iff mode is match."""
+    """The stopping rule: always in a match (the defaults if the file has no ``[sprt]``), in a
+    gauntlet when the file has ``[sprt]`` (the gauntlet bot against the field), else ``None``."""
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -460,8 +461,9 @@ def _check_mode(c: TournamentConfig) -> None:
         if len(c.bots) != 2 or c.table_size != 2:
             raise ConfigError('mode: "match" is two bots at a table of 2 '
                               "(set table_size = 2 and give exactly two [[bots]])")
-    elif c.sprt is not None:
-        raise ConfigError('sprt: only with mode = "match"')
+    elif c.sprt is not None and c.mode != "gauntlet":
+        raise ConfigError('sprt: only with mode = "match" or "gauntlet" (the gauntlet bot '
+                          "against the field)")
 
 
 def scheduled_games(c: TournamentConfig) -> int:

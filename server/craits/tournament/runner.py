@@ -150,14 +150,14 @@ class _Run:
         finished = await tables.play(job)
         if await trio.to_thread.run_sync(self.store.record_game, finished):
             self._report(job, finished)
-            if self.config.mode == "match":
+            if self.config.sprt is not None:
                 await trio.to_thread.run_sync(self._sequential_test)
 
     def _sequential_test(self) -> None:
-        """A-vs-B: stop scheduling deal sets once the SPRT accepts a hypothesis (run in a
-        thread: see ``_claim``; it only sets fields that the display reads). Two tables ending
-        together run two of these, which may finish in either order: the display keeps the
-        test over the most deal sets."""
+        """A match or a gauntlet with [sprt]: stop scheduling deal sets once the SPRT accepts a
+        hypothesis (run in a thread: see ``_claim``; it only sets fields that the display
+        reads). Two tables ending together run two of these, which may finish in either order:
+        the display keeps the test over the most deal sets."""
         result = match_verdict(self.config, self.store.results(self.tid))
         shown = self.progress.sprt
         if shown is None or result.deal_sets >= shown.deal_sets:

@@ -18,6 +18,13 @@ once a prefix of them crosses a bound, later deal sets do not count. A run stops
 there, but games already in flight still finish and are recorded (they are in the standings);
 had they counted, the reported verdict could contradict the one that stopped the match, and
 would depend on how many tables happened to be busy.
+
+Beyond two bots, a *gauntlet* tests one candidate against a field (a change against the
+baseline and its peers): the observations are the candidate's deal sets, one per (deal set,
+meeting) in schedule order, each scored as the candidate's mean pairwise score against everyone
+else at its table over the deal set's games. Different meetings' deal sets have different cards,
+so they are independent units like two deal sets of one meeting, and the same test applies with
+elo read as the candidate's Elo against the field's mix of opponents.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from typing import Final
 from .config import TournamentConfig
 from .elo import expected_score
 from .results import GameResult, pair_score
-from .schedule import seat_orders
+from .schedule import iter_meetings, seat_orders
 
 CONTINUE: Final = "continue"
 ACCEPT_H0: Final = "H0"
@@ -126,17 +133,50 @@ def deal_set_scores(
     return scores
 
 
+def gauntlet_scores(results: Iterable[GameResult], candidate: str, meetings: int,
+                    games_per_deal_set: int) -> list[float]:
+    """The candidate's score against its table in each complete (deal set, meeting), in
+    schedule order (deal set, then meeting), up to the first one not complete.
+
+    ``meetings`` is how many meetings hold the candidate in each deal set; as with
+    ``deal_set_scores``, a complete unit after an incomplete one waits for it.
+    """
+    units: dict[tuple[int, int], list[float]] = {}
+    for result in results:
+        if candidate in result.seats:
+            units.setdefault(_order_key(result), []).append(_table_score(result, candidate))
+    scores: list[float] = []
+    for key, unit in sorted(units.items()):
+        if key != divmod(len(scores), meetings) or len(unit) != games_per_deal_set:
+            break
+        scores.append(sum(unit) / len(unit))
+    return scores
+
+
+def _table_score(result: GameResult, bot: str) -> float:
+    """``bot``'s mean pairwise score against the others at the table of one game."""
+    place = result.places[result.seats.index(bot)]
+    others = [p for b, p in zip(result.seats, result.places, strict=True) if b != bot]
+    return sum(pair_score(place, p) for p in others) / len(others)
+
+
 def _order_key(result: GameResult) -> tuple[int, int]:
     """Deal set first, then meeting: the order in which the schedule completes them."""
     return (result.deal_set, result.meeting_index)
 
 
 def match_verdict(config: TournamentConfig, results: Sequence[GameResult]) -> SprtResult:
-    """The SPRT of a ``match`` tournament (first bot = A) over its complete deal sets."""
+    """The SPRT of a tournament that has one: a ``match`` (first bot = A, against B) over its
+    complete deal sets, or a ``gauntlet`` (its candidate against the field) over the candidate's
+    complete (deal set, meeting) units."""
     settings = config.sprt
-    if config.mode != "match" or settings is None:
-        raise ValueError("only a match-mode tournament has a sequential test")
-    a, b = config.bot_names[:2]
+    if config.mode not in ("match", "gauntlet") or settings is None:
+        raise ValueError("only a match or a gauntlet with [sprt] has a sequential test")
     per_set = len(seat_orders(config.table_size, config.seatings))
-    scores = deal_set_scores(results, a, b, per_set)
+    if config.mode == "gauntlet":
+        meetings = sum(1 for _ in iter_meetings(config))
+        scores = gauntlet_scores(results, config.gauntlet, meetings, per_set)
+    else:
+        a, b = config.bot_names[:2]
+        scores = deal_set_scores(results, a, b, per_set)
     return sprt(scores, settings.elo0, settings.elo1, settings.alpha, settings.beta)

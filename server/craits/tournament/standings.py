@@ -2,8 +2,8 @@
 
 Pure and deterministic: the same results (in any order) give the same standings, whether they
 come from the store, from a live run or from a test. Online Elo is replayed in schedule order and
-the bootstrap is seeded, so a resumed tournament ends with exactly the standings of an
-uninterrupted one.
+the intervals involve no randomness, so a resumed tournament ends with exactly the standings of
+an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bootstrap import DEFAULT_RESAMPLES, bootstrap_ratings
 from .bradley_terry import DEFAULT_PRIOR
 from .elo import DEFAULT_K, online_elo
+from .intervals import NOT_ENOUGH, clustered_ratings, min_units_for
 from .results import GameResult
 from .stats import BotStats, PairRecord, bot_stats, crosstable
 
@@ -27,11 +27,19 @@ class Standing:
     bot: str
     rating: float
     """Bradley–Terry rating, Elo scale (mean 0)."""
-    low: float
-    high: float
+    low: float | None
+    high: float | None
+    """The interval's bounds; ``None`` when there were too few deal sets for an honest one."""
     online_elo: float
     stats: BotStats
     """Games, mean points and place, strikes, forfeits."""
+
+    @property
+    def interval(self) -> str:
+        """The interval as printed: ``[-12, +30]``, or ``not enough games``."""
+        if self.low is None or self.high is None:
+            return NOT_ENOUGH
+        return f"[{self.low:+.0f}, {self.high:+.0f}]"
 
     def to_dict(self) -> dict[str, Any]:
         """One flat JSON object: the rating columns, then the statistics."""
@@ -50,7 +58,18 @@ class Standings:
     games: int
     deal_sets: int
     confidence: float
-    resamples: int
+    enough: bool
+    """Whether the deal sets sufficed for intervals and LOS (else both say "not enough")."""
+
+    @property
+    def interval_note(self) -> str:
+        """How the intervals were made, or why there are none."""
+        pct = round(self.confidence * 100)
+        if not self.enough:
+            return (f"{NOT_ENOUGH} for {pct}% intervals: {self.deal_sets} deal sets, at least "
+                    f"{min_units_for(len(self.rows))} needed for {len(self.rows)} bots")
+        return (f"{pct}% intervals from the spread between {self.deal_sets} deal sets "
+                "(t quantiles)")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for reports and ``--json`` output."""
@@ -58,7 +77,8 @@ class Standings:
             "games": self.games,
             "deal_sets": self.deal_sets,
             "confidence": self.confidence,
-            "resamples": self.resamples,
+            "enough": self.enough,
+            "intervals": self.interval_note,
             "rows": [row.to_dict() for row in self.rows],
             "los": self.los,
             "crosstable": {
@@ -72,21 +92,20 @@ def compute_standings(
     results: Iterable[GameResult],
     bots: Sequence[str],
     *,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
     confidence: float = 0.95,
     prior: float = DEFAULT_PRIOR,
     k: float = DEFAULT_K,
 ) -> Standings:
     """Ratings with intervals, online Elo, averages, LOS and crosstable of ``bots``."""
     ordered = sorted(results, key=lambda r: r.game_index)
-    boot = bootstrap_ratings(ordered, bots, resamples, seed, confidence, prior)
+    boot = clustered_ratings(ordered, bots, confidence, prior)
     elo = online_elo(ordered, bots, k)
     stats = bot_stats(ordered, bots)
     order = sorted(range(len(bots)), key=lambda i: (-boot.ratings[i], bots[i]))
     rows = tuple(
         Standing(
-            rank=rank, bot=bots[i], rating=boot.ratings[i], low=boot.low[i], high=boot.high[i],
+            rank=rank, bot=bots[i], rating=boot.ratings[i],
+            low=boot.low[i] if boot.enough else None, high=boot.high[i] if boot.enough else None,
             online_elo=elo[bots[i]], stats=stats[bots[i]],
         )
         for rank, i in enumerate(order, start=1)
@@ -95,5 +114,5 @@ def compute_standings(
            for i, a in enumerate(bots)}
     return Standings(
         rows=rows, los=los, crosstable=crosstable(ordered, bots), games=len(ordered),
-        deal_sets=boot.units, confidence=confidence, resamples=boot.resamples,
+        deal_sets=boot.units, confidence=confidence, enough=boot.enough,
     )

@@ -337,10 +337,9 @@ class Store:
         return [_result(r) for r in rows]
 
     def standings(self, tournament_id: str) -> Standings:
-        """``compute_standings`` over the stored results (bootstrap seeded by the tournament)."""
+        """``compute_standings`` over the stored results."""
         config = self.config(tournament_id)
-        return compute_standings(self.results(tournament_id), config.bot_names,
-                                 seed=config.seed or 0)
+        return compute_standings(self.results(tournament_id), config.bot_names)
 
     def job(self, tournament_id: str, game_index: int) -> Job | None:
         """One job of the schedule (None if there is no such game)."""

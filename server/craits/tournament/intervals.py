@@ -1,0 +1,175 @@
+"""Intervals and likelihood of superiority from the spread *between deal sets*, with t quantiles.
+
+The deal set is the unit of independent evidence (``docs/ratings.md``), and a tournament often
+has few of them, so two things decide whether a printed 95% holds: the variance must be that of
+the deal sets (not of games or pairs), and its own uncertainty must be paid for. Here the
+covariance of the centred ratings is estimated from the G deal sets in one of two ways:
+
+* ``sandwich``: the cluster-robust variance H⁻¹ (Σ_g u_g u_gᵀ) H⁻¹ · G/(G−1), with H the
+  information of the fit and u_g the score (observed minus expected pairwise results) of deal
+  set g: what each deal set pulls, read through the fit's curvature;
+* ``jackknife``: (G−1)/G · Σ_g (r₋g − r̄)(r₋g − r̄)ᵀ, with r₋g the fit without deal set g.
+
+Intervals are r ± t(G−1) · se and LOS(a > b) = T_{G−1}((r_a − r_b) / se(r_a − r_b)), Student's t
+with G − 1 degrees of freedom (the variance is estimated from G units). Below ``min_units`` deal
+sets, or when the bots outnumber what the deal sets can separate, there is no honest interval and
+the result says so (``enough`` is false): the standings print "not enough games".
+``docs/ratings.md`` gives the calibration on real tournaments that chose among these.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .bootstrap import deal_set_units
+from .bradley_terry import (
+    DEFAULT_PRIOR,
+    PairEntry,
+    Tally,
+    centre,
+    fit,
+    information,
+    scores,
+    solve,
+)
+from .elo import ELO_PER_NAT
+from .results import GameResult
+from .studentt import t_cdf, t_quantile
+
+METHODS: Final = ("sandwich", "jackknife")
+MIN_UNITS: Final = 5
+"""Deal sets below which no interval is printed, whatever the field (docs/ratings.md)."""
+NOT_ENOUGH: Final = "not enough games"
+
+Matrix = list[list[float]]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingIntervals:
+    """Point ratings, their intervals, and the likelihood of superiority of each pair."""
+
+    bots: tuple[str, ...]
+    ratings: tuple[float, ...]
+    """Bradley–Terry ratings (Elo scale, mean 0)."""
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    los: tuple[tuple[float, ...], ...]
+    """``los[i][j]``: probability that bot i is really stronger than bot j."""
+    confidence: float
+    units: int
+    """Deal sets (independent units) behind the intervals."""
+    enough: bool
+    """False when there were too few deal sets for honest intervals: then ``low``/``high`` are
+    the ratings themselves and every LOS is ½."""
+
+
+def clustered_ratings(
+    results: Sequence[GameResult],
+    bots: Sequence[str],
+    confidence: float = 0.95,
+    prior: float = DEFAULT_PRIOR,
+    method: str = "sandwich",
+    min_units: int | None = None,
+) -> RatingIntervals:
+    """Ratings with ``confidence`` intervals and LOS from the deal sets' spread (module doc)."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError("confidence must be between 0 and 1")
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+    n = len(bots)
+    index = {bot: i for i, bot in enumerate(bots)}
+    units = deal_set_units(results, index)
+    full = Tally(n)
+    for unit in units:
+        full.add(unit)
+    point = fit(full, prior)
+    ratings = centre(point)
+    g = len(units)
+    if g < max(min_units_for(n) if min_units is None else min_units, 2) or n < 2:
+        return _not_enough(bots, ratings, confidence, g)
+    if method == "sandwich":
+        cov = sandwich_covariance(units, full, point, prior)
+    else:
+        cov = jackknife_covariance(units, full, point, prior)
+    df = g - 1
+    spread = t_quantile(0.5 + confidence / 2, df)
+    se = [math.sqrt(max(cov[i][i], 0.0)) for i in range(n)]
+    return RatingIntervals(
+        bots=tuple(bots), ratings=tuple(ratings),
+        low=tuple(r - spread * s for r, s in zip(ratings, se, strict=True)),
+        high=tuple(r + spread * s for r, s in zip(ratings, se, strict=True)),
+        los=_superiority(ratings, cov, df), confidence=confidence, units=g, enough=True,
+    )
+
+
+def min_units_for(bots: int) -> int:
+    """The fewest deal sets that give ``bots`` bots honest intervals: ``MIN_UNITS``, and at
+    least twice the free ratings (bots − 1) so that the deal sets' spread can vary in every
+    direction the ratings can."""
+    return max(MIN_UNITS, 2 * (bots - 1))
+
+
+def sandwich_covariance(units: Sequence[Sequence[PairEntry]], full: Tally,
+                        point: Sequence[float], prior: float) -> Matrix:
+    """Cluster-robust covariance of the centred ratings (Elo scale), deal sets as clusters."""
+    n, g = full.n, len(units)
+    bread = information(full, point, prior)
+    # H⁻¹ u_g for each deal set: the sandwich is then the outer products of these.
+    pulls = [solve(bread, scores(unit, point, n)) for unit in units]
+    scale = ELO_PER_NAT**2 * g / (g - 1)
+    return _centred_outer(pulls, scale)
+
+
+def jackknife_covariance(units: Sequence[Sequence[PairEntry]], full: Tally,
+                         point: Sequence[float], prior: float) -> Matrix:
+    """Delete-one-deal-set jackknife covariance of the centred ratings (Elo scale)."""
+    g = len(units)
+    refits = []
+    for unit in units:
+        tally = Tally(full.n)
+        tally.wins = list(full.wins)
+        tally.games = dict(full.games)
+        tally.add((i, j, -s, -w) for i, j, s, w in unit)
+        refits.append(centre(fit(tally, prior, start=point)))
+    mean = [sum(col) / g for col in zip(*refits, strict=True)]
+    deviations = [[r - m for r, m in zip(refit, mean, strict=True)] for refit in refits]
+    return _centred_outer(deviations, (g - 1) / g)
+
+
+def _centred_outer(vectors: Sequence[Sequence[float]], scale: float) -> Matrix:
+    """``scale`` · Σ c cᵀ over the vectors, each first centred to mean 0 across bots (so the
+    result is the covariance of mean-0 ratings)."""
+    centred = [centre(v) for v in vectors]
+    n = len(centred[0])
+    return [[scale * sum(c[i] * c[j] for c in centred) for j in range(n)] for i in range(n)]
+
+
+def _superiority(ratings: Sequence[float], cov: Matrix, df: float
+                 ) -> tuple[tuple[float, ...], ...]:
+    """LOS of i over j: T_df of the difference over its standard error."""
+    n = len(ratings)
+    rows = []
+    for i in range(n):
+        row = []
+        for j in range(n):
+            diff = ratings[i] - ratings[j]
+            var = cov[i][i] + cov[j][j] - 2 * cov[i][j] if i != j else 0.0
+            if var > 1e-12:
+                row.append(t_cdf(diff / math.sqrt(var), df))
+            else:
+                row.append(0.5 if i == j or abs(diff) < 1e-9 else float(diff > 0))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _not_enough(bots: Sequence[str], ratings: Sequence[float], confidence: float, units: int
+                ) -> RatingIntervals:
+    n = len(bots)
+    return RatingIntervals(
+        bots=tuple(bots), ratings=tuple(ratings), low=tuple(ratings), high=tuple(ratings),
+        los=tuple(tuple(0.5 for _ in range(n)) for _ in range(n)), confidence=confidence,
+        units=units, enough=False,
+    )

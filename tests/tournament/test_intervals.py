@@ -1,0 +1,79 @@
+"""Deal-set intervals with t quantiles, on synthetic tournaments with known ratings."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from craits.tournament.intervals import MIN_UNITS, clustered_ratings, min_units_for
+from craits.tournament.studentt import t_cdf, t_quantile
+
+from .synthetic import round_robin, spread_ratings
+
+
+@pytest.mark.parametrize(("df", "q975"), [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622),
+                                          (29, 2.0452), (math.inf, 1.9600)])
+def test_t_quantiles_match_the_tables(df: float, q975: float) -> None:
+    assert t_quantile(0.975, df) == pytest.approx(q975, abs=1e-4)
+    assert t_quantile(0.025, df) == pytest.approx(-q975, abs=1e-4)
+    assert t_cdf(q975, df) == pytest.approx(0.975, abs=1e-5)
+    assert t_cdf(0.0, df) == 0.5
+
+
+def test_intervals_hold_the_rating_and_los_is_consistent() -> None:
+    truth = spread_ratings(4, 150)
+    bots = list(truth)
+    result = clustered_ratings(round_robin(truth, 3, 10, seed=2), bots)
+    assert result.enough and result.units == 10 * 4
+    for low, rating, high in zip(result.low, result.ratings, result.high, strict=True):
+        assert low < rating < high
+    for i in range(4):
+        assert result.los[i][i] == 0.5
+        for j in range(4):
+            if i != j:
+                assert result.los[i][j] + result.los[j][i] == pytest.approx(1.0)
+    assert result.los[3][0] > 0.99
+
+
+def test_the_jackknife_agrees_with_the_sandwich() -> None:
+    truth = spread_ratings(3, 80)
+    results = round_robin(truth, 3, 30, seed=5)
+    sandwich = clustered_ratings(results, list(truth), method="sandwich")
+    jackknife = clustered_ratings(results, list(truth), method="jackknife")
+    for a, b in zip(sandwich.high, jackknife.high, strict=True):
+        assert a == pytest.approx(b, rel=0.1)
+
+
+def test_too_few_deal_sets_give_no_interval() -> None:
+    truth = spread_ratings(3, 80)
+    few = clustered_ratings(round_robin(truth, 3, MIN_UNITS - 1, seed=1), list(truth))
+    assert not few.enough and few.low == few.ratings == few.high
+    assert all(v == 0.5 for row in few.los for v in row)
+    assert clustered_ratings(round_robin(truth, 3, MIN_UNITS, seed=1), list(truth)).enough
+    assert min_units_for(3) == MIN_UNITS and min_units_for(8) == 14
+
+
+@pytest.mark.parametrize(("deal_sets", "method"), [(5, "sandwich"), (40, "sandwich"),
+                                                   (5, "jackknife")])
+def test_intervals_cover_the_truth_at_about_the_stated_rate(deal_sets: int, method: str) -> None:
+    """Over repeated tournaments, 95% intervals hold the true rating about 95% of the time, with
+    few deal sets as with many (here finishes are independent given the ratings)."""
+    truth = spread_ratings(3, 70)
+    bots = list(truth)
+    covered = total = 0
+    for trial in range(100):
+        result = clustered_ratings(round_robin(truth, 3, deal_sets, seed=2000 + trial), bots,
+                                   method=method)
+        for i, bot in enumerate(bots):
+            covered += result.low[i] <= truth[bot] <= result.high[i]
+            total += 1
+    assert 0.9 <= covered / total <= 0.99, covered / total
+
+
+def test_unknown_method_and_bad_confidence_are_refused() -> None:
+    results = round_robin(spread_ratings(2, 10), 2, 6, seed=1)
+    with pytest.raises(ValueError, match="unknown method"):
+        clustered_ratings(results, ["bot0", "bot1"], method="magic")
+    with pytest.raises(ValueError, match="confidence"):
+        clustered_ratings(results, ["bot0", "bot1"], confidence=1.5)
