@@ -30,9 +30,11 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
 
 
 def test_bots_from_specs_are_named_after_what_they_run() -> None:
-    tables = bot_tables(["greedy", "greedy", "python3 my_bot.py --fast"], BUNDLED)
+    tables = bot_tables(["greedy", "greedy", "python3 my_bot.py --fast",
+                         "python:craits_bots.lowcard:LowCardBot"], BUNDLED)
     assert tables == [{"name": "greedy"}, {"name": "greedy-2", "bundled": "greedy"},
-                      {"name": "my_bot", "command": "python3 my_bot.py --fast"}]
+                      {"name": "my_bot", "command": "python3 my_bot.py --fast"},
+                      {"name": "LowCardBot", "python": "craits_bots.lowcard:LowCardBot"}]
 
 
 def test_a_preset_flag_replaces_the_files_rules(tmp_path: Path) -> None:
@@ -54,3 +56,13 @@ def test_a_tournament_from_flags_alone(cli: Runner, tmp_path: Path) -> None:
     assert done.status == 0, done.err
     final = done.json()
     assert final["games"] == 2 and {row["bot"] for row in final["rows"]} == {"greedy", "lowcard"}
+
+
+def test_an_in_process_bot_from_the_command_line(cli: Runner, tmp_path: Path) -> None:
+    done = cli("tournament", "run", "--bot", "greedy", "--bot",
+               "python:craits_bots.lowcard:LowCardBot", "--deal-sets", "1",
+               "--set", "short_game=true", "--db", str(tmp_path / "t.sqlite"), "--json")
+    assert done.status == 0, done.err
+    final = done.json()
+    assert final["games"] == 2 and {row["bot"] for row in final["rows"]} == {"greedy",
+                                                                            "LowCardBot"}

@@ -1,8 +1,10 @@
 """kill -9 in the middle of a real tournament, then resume: nothing lost, nothing twice.
 
 Real OS processes throughout: the ``craits`` command, its embedded gRPC referee, and one process
-per bot. The interrupted-and-resumed run must end with exactly the standings of an uninterrupted
-run of the same configuration (the bundled bots are deterministic per game).
+per bot (with several workers: worker processes, each with its referee and bots, one of them in
+process). The interrupted-and-resumed run must end with exactly the standings of an
+uninterrupted run of the same configuration (the bundled bots are deterministic per game), and
+a killed run's worker processes end with it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 CONFIG = """
 name = "kill-test"
@@ -33,7 +37,7 @@ bank_ms = 60000
 
 [[bots]]
 name = "greedy"
-
+{greedy}
 [[bots]]
 name = "random"
 
@@ -62,16 +66,34 @@ def _done_games(db: Path) -> int:
         return 0  # schema not created yet
 
 
-def _kill_after(db: Path, config: Path, games: int) -> None:
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _kill_after(db: Path, config: Path, games: int, workers: int) -> None:
     proc = subprocess.Popen([*CRAITS, "tournament", "run", str(config), "--db", str(db),
-                             "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--quiet", "--workers", str(workers)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 240
     while _done_games(db) < games:
         assert proc.poll() is None, "the run ended before it could be killed"
         assert time.monotonic() < deadline, "the run made no progress"
         time.sleep(0.05)
+    children = _children(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    while any(Path(f"/proc/{pid}").exists() for pid in children):  # reaped by init once gone
+        assert time.monotonic() < deadline, "a killed run's worker kept running"
+        time.sleep(0.05)
 
 
 def _comparable(standings: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -79,19 +101,36 @@ def _comparable(standings: dict[str, Any]) -> list[tuple[Any, ...]]:
     return [tuple(row[k] for k in keys) for row in standings["rows"]]
 
 
-def test_kill_9_then_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The standings of an uninterrupted run in one process (greedy as a bot process: the same
+    games as in process)."""
+    where = tmp_path_factory.mktemp("straight")
+    config = where / "cup.toml"
+    config.write_text(CONFIG.format(greedy=""))
+    standings = _craits("tournament", "run", str(config), "--db", str(where / "a.sqlite"),
+                        "--json", "--workers", "1")
+    assert standings["games"] == GAMES
+    return standings
+
+
+@pytest.mark.parametrize(("workers", "greedy"), [
+    (1, ""),
+    (3, 'python = "craits_bots.greedy:GreedyBot"\n'),
+])
+def test_kill_9_then_resume_equals_uninterrupted_run(
+    tmp_path: Path, straight: dict[str, Any], workers: int, greedy: str
+) -> None:
     config = tmp_path / "cup.toml"
-    config.write_text(CONFIG)
-    straight = _craits("tournament", "run", str(config), "--db", str(tmp_path / "a.sqlite"),
-                       "--json")
-    assert straight["games"] == GAMES
+    config.write_text(CONFIG.format(greedy=greedy))
 
     db = tmp_path / "b.sqlite"
-    _kill_after(db, config, games=3)
+    _kill_after(db, config, games=3, workers=workers)
     assert 3 <= _done_games(db) < GAMES
     listed = _craits("tournament", "list", "--db", str(db), "--json")["tournaments"]
     assert len(listed) == 1 and listed[0]["status"] == "running"
-    resumed = _craits("tournament", "resume", listed[0]["id"], "--db", str(db), "--json")
+    resumed = _craits("tournament", "resume", listed[0]["id"], "--db", str(db), "--json",
+                      "--workers", str(workers))
 
     assert resumed["games"] == GAMES
     assert _comparable(resumed) == _comparable(straight)

@@ -177,7 +177,7 @@ def test_a_gauntlet_has_a_sequential_test_only_when_it_asks_for_one() -> None:
         ('[[bots]]\nname = "a"\ncommand = ""\n[[bots]]\nname = "c"\n',
          "bots[0].command: must name a program"),
         ('[[bots]]\nname = "a"\ncommand = "x"\nremote = true\n[[bots]]\nname = "c"\n',
-         "bots[0].remote: a bot is one of bundled, command or remote"),
+         "bots[0].remote: a bot is one of bundled, command, python or remote"),
         ('[[bots]]\nname = "a"\ntoken = "t"\n[[bots]]\nname = "c"\n',
          "bots[0].token: only a remote bot has a token"),
         ('mode = "match"\ntable_size = 2\n[sprt]\nelo0 = 5\nelo1 = 5\n'

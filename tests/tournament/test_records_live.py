@@ -18,7 +18,7 @@ from craits.referee import bridge
 from craits.referee.game import GameResult as RefereeResult
 from craits.report.steps import steps
 from craits.report.stored import iter_games
-from craits.tournament import runner
+from craits.tournament import runner, tables
 from craits.tournament.config import config_from_dict
 from craits.tournament.records import FinishedGame, LoggedFault, LoggedMove
 from craits.tournament.schedule import Job
@@ -31,7 +31,7 @@ def test_every_replayed_event_move_and_fault_is_the_live_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     live: Live = {}
-    handed_over = runner._finished
+    handed_over = tables.finished_game
 
     def watched(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
         live[job.game_index] = (
@@ -43,7 +43,7 @@ def test_every_replayed_event_move_and_fault_is_the_live_one(
         )
         return handed_over(tid, job, result, started)
 
-    monkeypatch.setattr(runner, "_finished", watched)
+    monkeypatch.setattr(tables, "finished_game", watched)
     config = config_from_dict({
         "name": "live", "seed": 3, "table_size": 3, "deal_sets": 1, "concurrency": 3,
         "rules": {"short_game": True}, "time": {"move_ms": 5, "bank_ms": 0},

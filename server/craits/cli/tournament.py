@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from rich.text import Text
 from craits.referee.bridge import DEFAULT_HOST
 from craits.tournament.store import CSV_FIELDS
 
-from .common import port, print_json
+from .common import int_range, port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
 from .standings_text import print_standings, stored, verdict_of
 from .tables import console, tournaments_table
@@ -70,6 +71,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=port, default=0,
                         help="port the referee listens on (0, the default, picks a free one); "
                         "fix one so remote bots can be told CRAITS_SERVER in advance")
+    parser.add_argument("--workers", type=int_range(1, 1024), default=None, metavar="N",
+                        help="worker processes that play tables, each with its own bots "
+                        f"(default: one per core, here {os.cpu_count() or 1}, but fewer for a "
+                        "small tournament); 1 plays in this process; a tournament with remote "
+                        "bots, --host or --port uses 1")
 
 
 def cmd_list(args: argparse.Namespace) -> int:

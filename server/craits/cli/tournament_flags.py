@@ -20,6 +20,9 @@ from craits.tournament.config import ConfigError, TournamentConfig, config_from_
 from .common import bot_spec, int_range
 from .timing import move_ms
 
+IN_PROCESS = "python:"
+"""A SPEC that starts with this names an in-process bot (``[[bots]] python = ...``)."""
+
 _SCALAR_FLAGS = ("table_size", "deal_sets", "concurrency", "seed")
 """Flags that set the top-level key of the same name."""
 
@@ -29,8 +32,9 @@ def add_tournament_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "a tournament without a file (with FILE too, these override it)")
     group.add_argument("--bot", dest="bots", action="append", default=[], metavar="SPEC",
-                       type=bot_spec, help="a bot: a bundled name or a shell command; repeat "
-                       "for each (replaces the file's [[bots]])")
+                       type=bot_spec, help="a bot: a bundled name, a shell command, or "
+                       "python:module:Class (an SDK Bot played in process); repeat for each "
+                       "(replaces the file's [[bots]])")
     group.add_argument("--table-size", type=int_range(2), metavar="K",
                        help="players at each table")
     group.add_argument("--deal-sets", type=int_range(1), metavar="N",
@@ -80,16 +84,20 @@ def _rules(table: Any, preset_name: str | None, settings: Sequence[str]) -> Rule
 
 
 def bot_tables(specs: Sequence[str], bundled: Collection[str]) -> list[dict[str, str]]:
-    """``[[bots]]`` tables for SPECs: a bundled bot by name, any other as a command named after
-    what it runs; a name that comes twice gets ``-2``, ``-3``, ... so each is its own bot."""
+    """``[[bots]]`` tables for SPECs: a bundled bot by name, ``python:module:Class`` as an
+    in-process bot named after its class, any other as a command named after what it runs; a
+    name that comes twice gets ``-2``, ``-3``, ... so each is its own bot."""
     tables: list[dict[str, str]] = []
     seen: dict[str, int] = {}
     for spec in specs:
-        base = display_name(spec)
+        target = spec.removeprefix(IN_PROCESS) if spec.startswith(IN_PROCESS) else ""
+        base = (target.rpartition(":")[2] or "bot") if target else display_name(spec)
         seen[base] = seen.get(base, 0) + 1
         name = base if seen[base] == 1 else f"{base}-{seen[base]}"
         entry = {"name": name}
-        if spec not in bundled:
+        if target:
+            entry["python"] = target
+        elif spec not in bundled:
             entry["command"] = spec
         elif name != spec:
             entry["bundled"] = spec

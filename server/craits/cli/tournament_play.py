@@ -232,7 +232,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     try:
         try:
             bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
-                       args.port, store_files(db), args.tls)
+                       args.port, store_files(db), args.tls, args.workers)
         finally:  # the live block stays; what follows starts on a fresh line below it
             display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed

@@ -20,7 +20,15 @@ from craits.engine.record import choice_of
 from craits.text import printable
 
 from .policy import FailurePolicy, Fault, SeatClock, TimeControl, default_move
-from .seats import Decision, Seat, SeatGone, SeatResult, Table, TooManyBadReplies
+from .seats import (
+    AnswerTooLate,
+    Decision,
+    Seat,
+    SeatGone,
+    SeatResult,
+    Table,
+    TooManyBadReplies,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +237,10 @@ class _Referee:
                 move = await self._decide(seat, decision)
             except TooManyBadReplies as exc:
                 self._fault(decision, "bad_replies", exc.last_reason)
+                return None
+            except AnswerTooLate as exc:
+                clock.bank_ms = 0.0
+                self._fault(decision, "timeout", str(exc))
                 return None
             except SeatGone:
                 if await self._wait_back(seat, clock):

@@ -22,6 +22,20 @@ class SeatGone(Exception):
     """The seat's bot disconnected while a decision was open; the referee may wait for it."""
 
 
+class AnswerTooLate(Exception):
+    """An in-process seat answered after its time had run out.
+
+    Python cannot pre-empt a function call, so a seat that runs the bot in the referee's own
+    thread cannot be cut off when its time is up; it raises this once the answer comes back, and
+    the referee charges the timeout after the fact (a strike, the bank spent, the policy's move
+    played instead of the late one), as it would have at the deadline for a bot process.
+    """
+
+    def __init__(self, elapsed_s: float, allowed_s: float) -> None:
+        super().__init__(f"answered after {elapsed_s:.3f}s, over its {allowed_s:.3f}s "
+                         "(in process: charged after the fact)")
+
+
 class TooManyBadReplies(Exception):
     """The seat exhausted the retries for one decision."""
 

@@ -19,7 +19,10 @@ Layering inside the package (each module imports only those above it)::
                    SQLite persistence: tournaments, jobs, games and their records; the file
                    checked (whose it is, how it may be opened) before it is used
 
-Nothing here plays a game: the runner claims jobs from the store, plays them with the referee and
-records them; ``standings`` turns stored results into ratings. See ``docs/tournaments.md`` and
+Playing (above all of those): ``inprocess`` (an SDK ``Bot`` as a seat), ``botpool`` (every bot
+of a run, by process slot), ``tables`` (claimed jobs played with a pool), ``worker`` and
+``workers`` (worker processes, and the run process's view of them), ``runner`` (claims jobs,
+has them played here or in workers, records them: the store's one writer). ``standings`` turns
+stored results into ratings. See ``docs/tournaments.md`` and
 ``docs/ratings.md``.
 """

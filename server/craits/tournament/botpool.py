@@ -10,7 +10,9 @@ bot that dies is started again, with a new token, for its next game (its games i
 forfeit under the failure policy), until it has died more than ``MAX_RESTARTS`` times in a run
 (its slots together); then the run stops (``BotCrashError``) and its remaining games wait for a
 resume, rather than every one of them being recorded as a forfeit of a bot known to be broken.
-Remote bots get the token from the configuration (or a fresh one) and are waited for.
+Remote bots get the token from the configuration (or a fresh one) and are waited for. A
+``python`` bot is no process at all: one instance of its class in this process plays all of its
+tables here (``inprocess``), and a pool of only such bots needs no referee.
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ import trio
 
 from craits.referee import sandbox
 from craits.referee.hub import BotEntry
-from craits.referee.launcher import BotProcess, command_for, launch, stop_all
-from craits.referee.remote_seat import RemoteSeat
+from craits.referee.launcher import BotProcess, LaunchError, command_for, launch, stop_all
+from craits.referee.seats import Seat
 from craits.referee.server import Referee
+from craits_sdk import Bot
 
 from .config import BotSpec, TournamentConfig
+from .inprocess import BotLoadError, BotSeat, load_bot
 
 LAUNCH_CONNECT_S: Final = 30.0
 MAX_RESTARTS: Final = 3
@@ -54,12 +58,23 @@ def launch_spec(spec: BotSpec) -> str:
     return spec.command if spec.kind == "command" else (spec.bundled or spec.name)
 
 
-def check_launchable(bots: tuple[BotSpec, ...]) -> None:
+def check_launchable(bots: tuple[BotSpec, ...], workdir: Path | None = None) -> None:
     """``LaunchError`` for the first launched bot the launcher would refuse to start (a
-    misspelt bundled name or program): cheap, and worth doing before anything is stored."""
+    misspelt bundled name or program), or in-process bot that cannot be made (a module that is
+    not there, a class that is no ``Bot``): cheap, and worth doing before anything is stored."""
     for spec in bots:
-        if spec.kind != "remote":
+        if spec.kind == "python":
+            _load(spec, workdir or Path.cwd(), LaunchError)
+        elif spec.kind != "remote":
             command_for(launch_spec(spec))
+
+
+def _load(spec: BotSpec, search: Path, error: type[Exception]) -> Bot:
+    """An instance of an in-process bot, or ``error`` saying which bot failed and why."""
+    try:
+        return load_bot(spec.python, search)
+    except BotLoadError as exc:
+        raise error(f"bot {spec.name!r}: {exc}") from None
 
 
 def isolation_problem(config: TournamentConfig, workdir: Path | None) -> str | None:
@@ -102,29 +117,36 @@ class BotPool:
     """(bot name, slot) -> the hub entry that currently plays for it."""
 
     def __init__(
-        self, referee: Referee, nursery: trio.Nursery, log_dir: Path,
+        self, referee: Referee | None, nursery: trio.Nursery, log_dir: Path,
         say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
-        workdir: Path | None = None, isolation: Isolation | None = None,
+        workdir: Path | None = None, isolation: Isolation | None = None, log_tag: str = "",
     ) -> None:
-        """``workdir``: where launched bots run (None: the current directory);
-        ``isolation``: None when no bot is sandboxed (the referee then needs no socket)."""
-        self._referee = referee
+        """``referee``: None when every bot plays in process; ``workdir``: where launched bots
+        run (None: the current directory); ``isolation``: None when no bot is sandboxed (the
+        referee then needs no socket); ``log_tag``: added to the bots' log names (a worker
+        process's number, so that workers never write one file)."""
+        self._maybe_referee = referee
+        self._log_tag = log_tag
         self._nursery = nursery
         self._log_dir = log_dir
         self._workdir = workdir
         self._isolation = isolation
         self._say = say
         self._entries: dict[Slot, BotEntry] = {}
+        self._bots: dict[str, Bot] = {}
         self._specs: dict[str, BotSpec] = {}
         self._processes: dict[Slot, BotProcess] = {}
         self._deaths: Counter[str] = Counter()
         self._restarting = trio.Lock()
 
     async def start(self, bots: tuple[BotSpec, ...], remote_timeout_s: float) -> None:
-        """Launch every launched bot (its first slot) and wait for every bot to connect."""
+        """Launch every launched bot (its first slot), make every in-process one, and wait for
+        every bot with a process to connect."""
         for spec in bots:
             self._specs[spec.name] = spec
-            if spec.kind == "remote":
+            if spec.kind == "python":
+                self._bots[spec.name] = _load(spec, self._workdir or Path.cwd(), BotStartError)
+            elif spec.kind == "remote":
                 entry = self._referee.hub.issue_token(spec.name, spec.token or None)
                 self._entries[spec.name, 0] = entry
                 token = entry.token or "(the token given in the tournament file)"
@@ -133,17 +155,30 @@ class BotPool:
             else:
                 await self._launch((spec.name, 0))
         for spec in bots:
+            if spec.kind == "python":
+                continue
             timeout = remote_timeout_s if spec.kind == "remote" else LAUNCH_CONNECT_S
             if not await self._referee.hub.wait_connected(self._entries[spec.name, 0], timeout):
                 error = BotPoolError if spec.kind == "remote" else BotStartError
                 raise error(self._no_show(spec))
 
-    async def seat(self, name: str, slot: int = 0) -> RemoteSeat:
+    @property
+    def _referee(self) -> Referee:
+        """The referee the bots with processes connect to (only they ever ask for it)."""
+        if self._maybe_referee is None:
+            raise BotPoolError("bots with processes need a referee, and this pool has none")
+        return self._maybe_referee
+
+    async def seat(self, name: str, slot: int = 0) -> Seat:
         """A seat for bot ``name`` (its process ``slot``) in a new game, starting that process
-        first if it is not running yet, or restarting it if it died.
+        first if it is not running yet, or restarting it if it died; for an in-process bot, a
+        seat played by its one instance here.
 
         One start at a time: tables that find the same bot dead wait for the one restarting
         it, and then find it alive, rather than each starting a process of its own."""
+        bot = self._bots.get(name)
+        if bot is not None:
+            return BotSeat(name, bot)
         key = (name, slot)
         if key not in self._entries or self._entries[key].dead:
             async with self._restarting:
@@ -175,6 +210,8 @@ class BotPool:
 
     async def stop(self) -> None:
         """Tell every bot we are done, then stop the processes we started."""
+        if self._maybe_referee is None:
+            return
         await stop_all(self._referee.hub, list(self._processes.values()))
 
     async def _launch(self, key: Slot) -> BotEntry:
@@ -183,7 +220,8 @@ class BotPool:
         process = await launch(
             self._referee.hub, self._referee.local_address, launch_spec(spec), name, self._log_dir,
             cwd=self._bot_dir(spec), plan=self._plan(spec),
-            log_name=name if slot == 0 else f"{name}.{slot}",
+            log_name=".".join([name, *([str(slot)] if slot else []),
+                               *([self._log_tag] if self._log_tag else [])]),
         )
         self._processes[key] = process
         self._entries[key] = process.entry

@@ -49,9 +49,13 @@ MAX_GAMES: Final = 1_000_000
 BOT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 """Bot names appear in tables, CSV files and command lines: keep them plain."""
 
+PYTHON_TARGET: Final = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+"""``module:Class`` of an in-process bot."""
+
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """One participant and how to reach it; ``kind`` is ``bundled``, ``command`` or ``remote``."""
+    """One participant and how to reach it; ``kind`` is ``bundled``, ``command``, ``python`` or
+    ``remote``."""
 
     name: str
     kind: str = "bundled"
@@ -59,6 +63,9 @@ class BotSpec:
     """For ``bundled``: which bundled bot plays (defaults to ``name``)."""
     command: str = ""
     """For ``command``: a shell command line that starts the bot (it dials the referee)."""
+    python: str = ""
+    """For ``python``: the ``module:Class`` of an SDK ``Bot`` played inside the tournament's
+    own processes (the in-process lane: trusted code, no bot process, no gRPC)."""
     token: str = ""
     """For ``remote``: the ``tokens.digest`` of the token the bot presents when it connects
     ("" = the server issues one). A configuration file may give the token or its digest; only
@@ -89,6 +96,8 @@ class BotSpec:
                 out["dir"] = self.directory
             if self.limits != SandboxLimits():
                 out["limits"] = section_dict(self.limits)
+        elif self.kind == "python":
+            out["python"] = self.python
         elif self.kind == "remote":
             out["remote"] = True
             if self.token:
@@ -311,6 +320,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         entry.fail("name", f"{name!r} is not a plain name (letters, digits, _ . + -; at most 64)")
     bundled = entry.text("bundled", "")
     command = entry.command("command")
+    python = entry.text("python", "")
     remote = entry.boolean("remote", False)
     token = entry.text("token", "")
     move_ms, bank_ms = _own_limit(entry, "move_ms"), _own_limit(entry, "bank_ms")
@@ -319,11 +329,13 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     if limits is None:
         entry.mark("limits")
     entry.finish()
-    given = [key for key, on in (("bundled", bundled), ("command", command), ("remote", remote))
-             if on]
+    given = [key for key, on in (("bundled", bundled), ("command", command), ("python", python),
+                                 ("remote", remote)) if on]
     if len(given) > 1:
         both = " and ".join(given)
-        entry.fail(given[1], f"a bot is one of bundled, command or remote, not {both}")
+        entry.fail(given[1], f"a bot is one of bundled, command, python or remote, not {both}")
+    if python and not PYTHON_TARGET.fullmatch(python):
+        entry.fail("python", f"{python!r} is not module:Class (e.g. mybots.smart:SmartBot)")
     if token and not remote:
         entry.fail("token", "only a remote bot has a token")
     if token and not tokens.is_digest(token):
@@ -338,6 +350,8 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     if command:
         return BotSpec(name, "command", command=command, directory=directory,
                        limits=limits or SandboxLimits(), move_ms=move_ms, bank_ms=bank_ms)
+    if python:
+        return BotSpec(name, "python", python=python, move_ms=move_ms, bank_ms=bank_ms)
     if remote:
         return BotSpec(name, "remote", token=token, move_ms=move_ms, bank_ms=bank_ms)
     which = bundled or name
@@ -346,7 +360,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         known = ", ".join(sorted(bundled_names)) or "none"
         entry.fail(key, f"no bundled bot {which!r}{did_you_mean(which, bundled_names)} "
                    f"(bundled bots: {known}; "
-                   "or give command = ... or remote = true)")
+                   "or give command = ..., python = ... or remote = true)")
     return BotSpec(name, "bundled", bundled=which, move_ms=move_ms, bank_ms=bank_ms)
 
 
@@ -471,6 +485,10 @@ def fairness_notes(c: TournamentConfig) -> list[str]:
     if c.trust == "trusted" and commands:
         notes.append(f'trust = "trusted": {", ".join(commands)} run unsandboxed, one process '
                      "for every game: only for bots you trust")
+    inprocess = [b.name for b in c.bots if b.kind == "python"]
+    if inprocess:
+        notes.append(f"{', '.join(inprocess)} play in this process (python = ...): trusted code "
+                     "that could read everything the organiser can; only for bots you trust")
     remotes = [b.name for b in c.bots if b.kind == "remote"]
     if c.trust == "adversarial" and c.deals == "duplicate" and remotes:
         notes.append(f"{', '.join(remotes)} play remotely and keep their memory between games: "

@@ -1,42 +1,44 @@
 """Playing a stored tournament: many tables at once under trio, every result recorded at once.
 
-``run_tournament`` starts an embedded referee, brings in the bots (``BotPool``), and runs
-``concurrency`` table workers. Each worker claims the next pending job that does not put any bot
-over ``max_tables_per_bot``, plays it through the referee, and records the finished game (result
-and its record) in one transaction. A killed run leaves at worst some jobs ``running`` with nothing
-recorded; the next run resets them and plays them again from their seeds, so no game is lost or
-counted twice. A game's id is fixed when the tournament is created (an opaque keyed name, see
-``schedule``), so a deterministic bot plays it the same way in a resumed run as in the first.
+``run_tournament`` runs ``concurrency`` tables in each place that plays them: this process (an
+embedded referee, if any bot has a process, and the bots: ``BotPool``, ``LocalTables``), or with
+``workers`` > 1 each worker process (``workers``). Each table claims the next pending job that
+does not put any bot over ``max_tables_per_bot`` there, has it played, and records the finished
+game (result and its record) in one transaction: this process is the store's one writer. A killed
+run leaves at worst some jobs ``running`` with nothing recorded; the next run resets them and
+plays them again from their seeds, so no game is lost or counted twice. A game's id is fixed
+when the tournament is created (an opaque keyed name, see ``schedule``), so a deterministic bot
+plays it the same way in a resumed run as in the first, in any process.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import trio
 
-from craits.engine import Rules
 from craits.exception_groups import sole_exception
 from craits.referee.bridge import DEFAULT_HOST
-from craits.referee.game import GameResult as RefereeResult
-from craits.referee.game import GameSpec, play_game
 from craits.referee.listener import TlsFiles
-from craits.referee.policy import TimeControl
-from craits.referee.server import open_referee
 
 from .botpool import BotPool, Isolation, isolation_problem
 from .config import TournamentConfig
 from .elo import OnlineElo
 from .lease import lease
-from .records import FinishedGame, PlayLog
+from .records import FinishedGame
 from .results import GameResult
-from .schedule import Job, stored_game_id
+from .schedule import Job
 from .sprt import SprtResult, match_verdict
 from .store import Store, TournamentInfo
+from .tables import LocalTables, referee_for
+from .worker import WorkerSetup
+from .workers import open_workers
 
 REMOTE_CONNECT_S = 600.0
 
@@ -75,14 +77,23 @@ class Progress:
 ProgressHook = Callable[[Progress], None]
 
 
+class Tables(Protocol):
+    """Where claimed games are played: in this process (``LocalTables``) or in a worker
+    process (``workers.WorkerTables``). ``busy`` counts each bot's tables there now."""
+
+    busy: Counter[str]
+
+    async def play(self, job: Job) -> FinishedGame:
+        """Play the job's game and return what the store keeps of it."""
+        ...
+
+
 class _Run:
-    def __init__(self, store: Store, tournament_id: str, pool: BotPool, hook: ProgressHook) -> None:
+    def __init__(self, store: Store, tournament_id: str, hook: ProgressHook) -> None:
         self.store = store
         self.tid = tournament_id
         self.config = store.config(tournament_id)
-        self.pool = pool
         self.hook = hook
-        self.busy: Counter[str] = Counter()
         self.freed = trio.Event()
         self.claiming = trio.Lock()
         info = store.tournament(tournament_id)
@@ -94,24 +105,26 @@ class _Run:
             dict(self.elo.ratings),
         )
 
-    async def worker(self) -> None:
+    async def table(self, tables: Tables) -> None:
+        """One table of ``tables``: claim a game that fits, play it there, record it; repeat."""
         while True:
             freed = self.freed  # taken first: a table that ends while we claim must wake us
-            job = await self._claim()
+            job = await self._claim(tables.busy)
             if job is None:
                 if not await trio.to_thread.run_sync(self._pending):
                     return
                 await freed.wait()
                 continue
             try:
-                await self.play(job)
+                await self.play(job, tables)
             finally:
-                self.busy.subtract(job.seats)
+                tables.busy.subtract(job.seats)
                 self.freed.set()
                 self.freed = trio.Event()
 
-    async def _claim(self) -> Job | None:
-        """Claim the next job whose bots are all under their table limit, and count it busy.
+    async def _claim(self, busy: Counter[str]) -> Job | None:
+        """Claim the next job whose bots are all under their table limit where it will be
+        played (``busy``), and count it busy there.
 
         The store is used off the trio thread, here and for every call while tables play: a
         thread recording a finished game holds the store's lock for its whole transaction,
@@ -120,45 +133,25 @@ class _Run:
         holds until the claim is counted.
         """
         async with self.claiming:
-            busy, limit = Counter(self.busy), self.config.max_tables_per_bot
+            snapshot, limit = Counter(busy), self.config.max_tables_per_bot
             job = await trio.to_thread.run_sync(
-                self.store.claim_next, self.tid, lambda seats: all(busy[b] < limit for b in seats)
+                self.store.claim_next, self.tid,
+                lambda seats: all(snapshot[b] < limit for b in seats),
             )
             if job is not None:
-                self.busy.update(job.seats)
+                busy.update(job.seats)
             return job
 
     def _pending(self) -> int:
         """Jobs still to claim (run in a thread: see ``_claim``)."""
         return self.store.tournament(self.tid).jobs.get("pending", 0)
 
-    async def play(self, job: Job) -> None:
-        seats = [await self.pool.seat(name, self._slot(job, name)) for name in job.seats]
-        spec = GameSpec(
-            stored_game_id(job, self.config.seed), Rules.from_json(job.rules_json), job.seed,
-            job.time, job.failure, self._seat_times(job),
-        )
-        started = time.time()
-        result = await play_game(spec, seats)
-        finished = _finished(self.tid, job, result, started)
+    async def play(self, job: Job, tables: Tables) -> None:
+        finished = await tables.play(job)
         if await trio.to_thread.run_sync(self.store.record_game, finished):
-            self._report(job, result)
+            self._report(job, finished)
             if self.config.sprt is not None:
                 await trio.to_thread.run_sync(self._sequential_test)
-
-    def _seat_times(self, job: Job) -> tuple[TimeControl, ...]:
-        """Each seat's time control: its bot's own (``[[bots]] move_ms``, ``bank_ms``), else the
-        job's; empty when every seat plays under the job's."""
-        times = tuple(self.config.bot(name).time_control(job.time) for name in job.seats)
-        return () if all(t == job.time for t in times) else times
-
-    def _slot(self, job: Job, name: str) -> int:
-        """Which of the bot's processes plays this game: for an isolated bot at duplicate
-        deals, the one for this seating, so that no process ever sees two seatings of one deal
-        set (it would know from one what the others hold in the next); else its only one."""
-        if self.config.isolated(name) and not self.config.independent(job.meeting):
-            return job.rotation
-        return 0
 
     def _sequential_test(self) -> None:
         """A match or a gauntlet with [sprt]: stop scheduling deal sets once the SPRT accepts a
@@ -173,41 +166,30 @@ class _Run:
             skipped = self.store.skip_pending(self.tid)
             self.progress.total -= skipped
 
-    def _report(self, job: Job, result: RefereeResult) -> None:
+    def _report(self, job: Job, game: FinishedGame) -> None:
         self.elo.add(GameResult(
             job.game_index, job.meeting_index, job.deal_set, job.rotation, job.seats,
-            result.totals, result.places, result.strikes, result.forfeited,
+            game.totals, game.places, game.strikes, game.forfeited,
         ))
         p = self.progress
         p.done += 1
         p.played += 1
         p.elo = dict(self.elo.ratings)
-        winner = job.seats[result.places.index(1)]
+        winner = job.seats[game.places.index(1)]
         p.last = f"game {job.game_index}: {winner} won ({', '.join(job.seats)})"
         self.hook(p)
-
-
-def _finished(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
-    """What the store keeps of a refereed game: result, every move with its timing, faults."""
-    outcome = result.outcome
-    return FinishedGame(
-        tournament_id=tid, game_index=job.game_index, totals=result.totals,
-        places=result.places, strikes=result.strikes, forfeited=result.forfeited,
-        started=started, finished=time.time(),
-        play=PlayLog.of(result.moves, result.faults),
-        outcome={"hands_played": outcome.hands_played, "hand_scores": outcome.hand_scores,
-                 "pressure_points": outcome.pressure_points,
-                 "capped_hands": outcome.capped_hands, "decisions": len(result.moves),
-                 "seconds": round(result.seconds, 4)},
-    )
 
 
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
     host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (),
-    tls: TlsFiles | None = None,
+    tls: TlsFiles | None = None, workers: int | None = 1,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
+
+    ``workers`` > 1: that many worker processes play the tables, each with its own bots, and
+    this process only claims and records (``workers``); None: as many as pay off (see
+    ``worker_count``, also for when fewer run).
 
     Launched bots run in the directory the tournament was started from (``bot_directory``);
     isolated ones in sandboxes that mask ``hidden`` (the store's files) and ``log_dir``.
@@ -225,15 +207,37 @@ async def run_tournament(
     with lease(log_dir, tournament_id):
         store.reset_running(tournament_id)
         store.set_status(tournament_id, "running")
+        workers = 1 if tls else worker_count(config, workers, store.tournament(tournament_id),
+                                             (host, port))
         finished = False
         try:
             await _run(store, tournament_id, log_dir, hook, (host, port), workdir, isolation,
-                       tls)
+                       tls, workers)
             finished = True
         except BaseExceptionGroup as group:
             raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
         finally:
             store.set_status(tournament_id, "finished" if finished else "paused")
+
+
+def worker_count(
+    config: TournamentConfig, asked: int | None, info: TournamentInfo, address: tuple[str, int]
+) -> int:
+    """How many worker processes to start for ``asked``: one (this process plays) when a bot
+    is remote (it connects to one referee, at one address) or the referee's address was chosen
+    (only one referee can listen on a fixed port, and a host is chosen for remote bots to reach
+    it); never more than there are games left to play.
+
+    ``asked`` None: one per core, but no more than one per two rounds of ``concurrency`` games
+    left: a worker costs an interpreter's start and bot processes of its own, which a small
+    tournament never earns back.
+    """
+    if address != (DEFAULT_HOST, 0) or any(bot.kind == "remote" for bot in config.bots):
+        return 1
+    pending = info.jobs.get("pending", 0)
+    if asked is None:
+        asked = min(os.cpu_count() or 1, pending // (2 * config.concurrency))
+    return max(1, min(asked, pending))
 
 
 def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None:
@@ -256,22 +260,34 @@ def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None
 async def _run(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook,
     address: tuple[str, int], workdir: Path | None, isolation: Isolation,
-    tls: TlsFiles | None = None,
+    tls: TlsFiles | None, workers: int,
 ) -> None:
-    sandboxed = any(isolation.isolated(name) for name in store.config(tournament_id).bot_names)
+    run = _Run(store, tournament_id, hook)
+    if workers > 1:
+        setup = WorkerSetup(tournament_id, run.config.to_dict(), log_dir, workdir,
+                            isolation.hidden, address[0])
+        async with open_workers(setup, workers) as remote:
+            hook(run.progress)
+            await _play_all(run, remote)
+        return
     async with (
-        open_referee(*address, unix_socket=sandboxed, tls=tls) as referee,
+        referee_for(run.config, address, isolation, tls) as referee,
         trio.open_nursery() as nursery,
     ):
         pool = BotPool(referee, nursery, log_dir, workdir=workdir, isolation=isolation)
         try:
-            run = _Run(store, tournament_id, pool, hook)
             await pool.start(run.config.bots, REMOTE_CONNECT_S)
             hook(run.progress)
-            async with trio.open_nursery() as tables:
-                for _ in range(run.config.concurrency):
-                    tables.start_soon(run.worker)
+            await _play_all(run, [LocalTables(pool, run.config, tournament_id)])
         finally:
             with trio.CancelScope(shield=True):
                 await pool.stop()
             nursery.cancel_scope.cancel()
+
+
+async def _play_all(run: _Run, places: Sequence[Tables]) -> None:
+    """``concurrency`` tables in each place that plays them, until no job is left."""
+    async with trio.open_nursery() as nursery:
+        for tables in places:
+            for _ in range(run.config.concurrency):
+                nursery.start_soon(run.table, tables)

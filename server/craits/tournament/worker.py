@@ -1,0 +1,130 @@
+"""A worker process: plays the tables the run process sends it, with bots of its own.
+
+``python -m craits.tournament.worker FD`` talks to the run process over one end of a socket pair
+(``FD``, a ``multiprocessing`` connection: pickled messages). It is told the tournament first
+(``WorkerSetup``), starts its own referee (only if some bot has a process) and its own bot pool,
+says ``ready``, then plays every job it is sent, as many at once as it is sent, and sends each
+finished game back; it never opens the store. The run process is the only one that claims and
+records, so a worker holds nothing that is not played again on a resume.
+
+A worker ends when the run process closes the connection, or dies (kill -9 included: the socket
+ends with it): its tables are cancelled and its bots stopped. A bot that cannot start, or keeps
+dying, is reported as an ``error`` naming the exception's class, which the run process raises in
+its own name, so the command that ran the tournament says what it says without workers.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from craits.exception_groups import sole_exception
+from craits.referee import bridge
+from craits.referee.launcher import LaunchError
+
+from .botpool import BotCrashError, BotPool, BotPoolError, BotStartError, Isolation
+from .config import config_from_dict
+from .schedule import Job
+from .tables import LocalTables, referee_for
+
+REMOTE_CONNECT_S = 30.0
+"""Workers never host remote bots (the runner keeps those tournaments in one process)."""
+
+ERRORS: dict[str, type[Exception]] = {
+    cls.__name__: cls for cls in (BotCrashError, BotStartError, BotPoolError, LaunchError)
+}
+"""The errors a worker reports by name, raised again as themselves by the run process."""
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSetup:
+    """What a worker is told before its first job."""
+
+    tournament_id: str
+    config: dict[str, Any]
+    """The stored configuration's ``to_dict`` form."""
+    log_dir: Path
+    workdir: Path | None
+    hidden: tuple[Path, ...]
+    host: str
+    number: int = 0
+    """Which worker this is (1, 2, ...): its bots' logs are named with it."""
+
+
+async def serve(conn: Connection, setup: WorkerSetup) -> None:
+    """Play what the run process sends until it closes the connection."""
+    config = config_from_dict(setup.config)
+    isolation = Isolation(config.isolated, setup.hidden)
+    async with (
+        referee_for(config, (setup.host, 0), isolation) as referee,
+        trio.open_nursery() as nursery,
+    ):
+        pool = BotPool(referee, nursery, setup.log_dir, workdir=setup.workdir,
+                       isolation=isolation, log_tag=f"w{setup.number}")
+        try:
+            await pool.start(config.bots, REMOTE_CONNECT_S)
+            conn.send(("ready",))
+            await _play_sent(conn, LocalTables(pool, config, setup.tournament_id))
+        except BaseException as raised:
+            exc = sole_exception(raised) if isinstance(raised, BaseExceptionGroup) else raised
+            if isinstance(exc, BrokenPipeError | ConnectionResetError):
+                return  # the run process is gone (or let us go): nobody to tell
+            if type(exc).__name__ not in ERRORS:
+                raise
+            conn.send(("error", type(exc).__name__, str(exc)))
+        finally:
+            with trio.CancelScope(shield=True):
+                await pool.stop()
+            nursery.cancel_scope.cancel()
+
+
+async def _play_sent(conn: Connection, tables: LocalTables) -> None:
+    async with trio.open_nursery() as nursery:
+        while (message := await receive(conn)) is not None:
+            nursery.start_soon(_play_one, conn, tables, message[1])
+        nursery.cancel_scope.cancel()
+
+
+async def _play_one(conn: Connection, tables: LocalTables, job: Job) -> None:
+    finished = await tables.play(job)
+    conn.send(("done", finished))
+
+
+async def receive(conn: Connection) -> Any:
+    """The next message, waiting in trio; None once the other end has closed."""
+    await trio.lowlevel.wait_readable(conn.fileno())
+    try:
+        return conn.recv()
+    except (EOFError, OSError):
+        return None
+
+
+def needs_referee(config: dict[str, Any]) -> bool:
+    """Whether the tournament has a bot with a process (then trio runs as gRPC's guest)."""
+    return any("python" not in bot for bot in config["bots"])
+
+
+def main(argv: list[str]) -> int:
+    """Entry point: ``FD`` is this end of the socket pair to the run process."""
+    conn = Connection(int(argv[0]))
+    try:
+        setup: WorkerSetup = conn.recv()
+    except EOFError:
+        return 0
+    try:
+        if needs_referee(setup.config):
+            bridge.run(serve, conn, setup)
+        else:
+            trio.run(serve, conn, setup)
+    except KeyboardInterrupt:  # the run process was interrupted too; it says what to do
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

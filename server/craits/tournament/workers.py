@@ -1,0 +1,131 @@
+"""Worker processes, seen from the run process: every core playing tables, one writer.
+
+With ``workers`` > 1 the run process plays nothing itself. It starts that many worker processes
+(``worker``), each with its own referee and bot processes (or in-process bots), and a
+``WorkerTables`` stands for each: the runner claims a job for a worker's table as it would for a
+table of its own, ``play`` sends the job there and waits for the finished game, and the runner
+records it. The store has one writer, and a job is claimed and recorded exactly as with one
+process, so a kill -9 of any process keeps the guarantees of ``runner``: the run process's death
+ends every worker (its socket closes), a worker's death stops the run (``WorkerError``), and
+either way the games in flight are left ``running``, to be played again on resume.
+
+Workers start in a session of their own, so a Ctrl-C at the terminal reaches only the run
+process, which then ends them: the command reports the interruption, not a worker's death.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from multiprocessing.connection import Connection
+from typing import Final
+
+import trio
+
+from .botpool import BotPoolError
+from .records import FinishedGame
+from .schedule import Job
+from .worker import ERRORS, WorkerSetup, receive
+
+STOP_WAIT_S: Final = 10.0
+"""How long a worker may take to stop its bots after the run process lets it go."""
+
+
+class WorkerError(BotPoolError):
+    """A worker process ended while the tournament was being played (its games are kept for a
+    resume, like those of a bot that kept dying)."""
+
+
+class WorkerTables:
+    """The tables of one worker process."""
+
+    def __init__(self, number: int, setup: WorkerSetup) -> None:
+        self.number = number
+        self.busy: Counter[str] = Counter()
+        ours, theirs = socket.socketpair()
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "craits.tournament.worker", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+        theirs.close()
+        self._conn = Connection(ours.detach())
+        self._conn.send(dataclasses.replace(setup, number=number))
+        self._waiting: dict[int, trio.MemorySendChannel[FinishedGame]] = {}
+
+    async def ready(self) -> None:
+        """Wait until the worker's bots are all in (or raise what kept them out)."""
+        self._check(await self._receive(), "ready")
+
+    async def play(self, job: Job) -> FinishedGame:
+        """Send the job to the worker; its finished game, once ``listen`` has it."""
+        send, game = trio.open_memory_channel[FinishedGame](1)
+        self._waiting[job.game_index] = send
+        try:
+            self._conn.send(("job", job))
+            return await game.receive()
+        finally:
+            del self._waiting[job.game_index]
+
+    async def listen(self) -> None:
+        """Hand each finished game to its table; raise if the worker fails or goes."""
+        while True:
+            message = self._check(await self._receive(), "done")
+            game = message[1]
+            assert isinstance(game, FinishedGame), "a worker sent something else as a game"
+            table = self._waiting.get(game.game_index)
+            if table is not None:  # else its table was cancelled: the run is stopping
+                table.send_nowait(game)
+
+    async def _receive(self) -> tuple[object, ...]:
+        """The worker's next message; ``WorkerError`` saying how it ended if it has."""
+        message = await receive(self._conn)
+        if message is not None:
+            return tuple(message)
+        try:
+            code = await trio.to_thread.run_sync(self._process.wait, STOP_WAIT_S)
+            how = f"exited with status {code}"
+        except subprocess.TimeoutExpired:
+            how = "closed its connection"
+        raise WorkerError(f"worker process {self.number} {how}; the games it was playing "
+                          "were kept for a resume")
+
+    def _check(self, message: tuple[object, ...], expected: str) -> tuple[object, ...]:
+        if message[0] == "error":
+            raise ERRORS[str(message[1])](str(message[2]))
+        if message[0] != expected:
+            raise WorkerError(f"worker process {self.number} said {message[0]!r}, "
+                              f"not {expected!r}")
+        return message
+
+    async def close(self) -> None:
+        """Let the worker go (it stops its bots and exits), and make sure it has."""
+        self._conn.close()
+        try:
+            await trio.to_thread.run_sync(self._process.wait, STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            await trio.to_thread.run_sync(self._process.wait)
+
+
+@asynccontextmanager
+async def open_workers(setup: WorkerSetup, count: int) -> AsyncIterator[list[WorkerTables]]:
+    """``count`` worker processes with their bots in, listened to while the body runs."""
+    workers: list[WorkerTables] = []
+    try:
+        workers.extend(WorkerTables(number, setup) for number in range(1, count + 1))
+        for worker in workers:
+            await worker.ready()
+        async with trio.open_nursery() as nursery:
+            for worker in workers:
+                nursery.start_soon(worker.listen)
+            yield workers
+            nursery.cancel_scope.cancel()
+    finally:
+        with trio.CancelScope(shield=True):
+            for worker in workers:
+                await worker.close()
