@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,9 @@ def test_quick_json_run() -> None:
     assert len(data["playouts"]) == 24
     assert all(row["decisions_per_second"] > 0 for row in data["playouts"])
     assert [row["players"] for row in data["observe"]] == [2, 3, 4, 5, 6, 10]
-    assert all(row["observe_since_us"] > 0 for row in data["observe"])
+    # a difference of two timings: on a busy machine it can come out at or below zero, so the
+    # test asks only for a number (timings are the benchmark's to report, not a test's)
+    assert all(math.isfinite(row["observe_since_us"]) for row in data["observe"])
 
 
 def test_quick_table_run() -> None:
