@@ -32,7 +32,8 @@ from .tls import tls_from_args
 from .tournament_flags import read_table, with_flags
 
 DEMO_BOTS = ("greedy", "random", "lowcard")
-DEMO_DEAL_SETS = 4
+DEMO_DEAL_SETS = 6
+"""Enough for the standings to show 95% intervals for three bots (docs/ratings.md)."""
 
 
 def _bundled() -> list[str]:
@@ -42,7 +43,7 @@ def _bundled() -> list[str]:
 
 
 def demo_table(bots: int = len(DEMO_BOTS)) -> dict[str, Any]:
-    """The embedded demo: three bundled bots at tables of 3, four deal sets (12 games); with
+    """The embedded demo: three bundled bots at tables of 3, six deal sets (18 games); with
     other bots given on the command line, tables as large as they fill (at most 3)."""
     names = [b for b in DEMO_BOTS if b in _bundled()] or _bundled()
     return {"name": "demo", "deal_sets": DEMO_DEAL_SETS,
