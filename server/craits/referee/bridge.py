@@ -320,33 +320,35 @@ class ListenError(OSError):
 
 def _bind(server: grpc.aio.Server, host: str, wanted: int,
           tls: listener.TlsFiles | None = None) -> int:
-    """Add the listening port; ``ListenError`` when it cannot be bound.
+    """Add the listening port; ``ListenError`` when it cannot be bound."""
+    address = f"{host}:{wanted}"
+    _probe(host, wanted, address)
+    return _add_port(server, address, None if tls is None else tls.server_credentials())
+
+
+def _bind_unix(server: grpc.aio.Server, path: Path) -> None:
+    _add_port(server, f"unix:{path}")
+
+
+def _add_port(server: grpc.aio.Server, address: str,
+              credentials: grpc.ServerCredentials | None = None) -> int:
+    """grpcio's ``add_insecure_port`` (or ``add_secure_port``), whose failure becomes a
+    ``ListenError``.
 
     grpcio reports a failed bind by raising a bare ``RuntimeError`` (older versions returned 0),
     which says nothing a user can act on and is not an ``OSError``, so callers that handle
     network errors would miss it.
     """
-    address = f"{host}:{wanted}"
-    _probe(host, wanted, address)
     try:
-        if tls is None:
+        if credentials is None:
             port = server.add_insecure_port(address)
         else:
-            port = server.add_secure_port(address, tls.server_credentials())
+            port = server.add_secure_port(address, credentials)
     except RuntimeError:
         port = 0
     if port == 0:
         raise ListenError(f"cannot listen on {address}: address in use or not available")
     return port
-
-
-def _bind_unix(server: grpc.aio.Server, path: Path) -> None:
-    try:
-        bound = server.add_insecure_port(f"unix:{path}")
-    except RuntimeError:
-        bound = 0
-    if bound == 0:
-        raise ListenError(f"cannot listen on the Unix socket {path}")
 
 
 def _probe(host: str, port: int, address: str) -> None:
