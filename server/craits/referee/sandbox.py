@@ -24,6 +24,7 @@ never a shell string, so no path or name can inject an option.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import shutil
@@ -121,10 +122,12 @@ def missing() -> str | None:
             "trusted (docs/security.md)")
 
 
+@functools.cache
 def runtime_dirs() -> tuple[Path, ...]:
     """The trees a bot started by this referee needs to run: this Python (its installation and
     virtualenv), the project's packages wherever they are installed from, and Node's
-    installation when it lives outside the system directories."""
+    installation when it lives outside the system directories. Computed once per process:
+    they do not change while it runs, and every sandboxed launch needs them."""
     found: list[Path] = [Path(sys.base_prefix), Path(sys.prefix)]
     for module in ("craits", "craits_sdk", "craits_bots"):
         spec_dir = _package_root(module)
@@ -150,7 +153,12 @@ def _package_root(module: str) -> Path | None:
 
 
 def _under_system(path: Path) -> bool:
-    return any(path == Path(d) or Path(d) in path.parents for d in SYSTEM_DIRS)
+    return _within(path, map(Path, SYSTEM_DIRS))
+
+
+def _within(path: Path, roots: Iterable[Path]) -> bool:
+    """Whether ``path`` is one of ``roots`` or lies inside one (one mount shows it)."""
+    return any(root == path or root in path.parents for root in roots)
 
 
 def _outermost(paths: Iterable[Path]) -> tuple[Path, ...]:
@@ -158,7 +166,7 @@ def _outermost(paths: Iterable[Path]) -> tuple[Path, ...]:
     unique = sorted({p.resolve() for p in paths if p.exists()}, key=lambda p: len(p.parts))
     kept: list[Path] = []
     for path in unique:
-        if not any(k == path or k in path.parents for k in kept):
+        if not _within(path, kept):
             kept.append(path)
     return tuple(kept)
 
@@ -259,7 +267,7 @@ def _masks(plan: SandboxPlan) -> list[str]:
     mounted = (*map(Path, SYSTEM_DIRS), *plan.runtime_dirs, plan.bot_dir)
     args: list[str] = []
     for path in plan.hidden:
-        if not path.exists() or not any(m == path or m in path.parents for m in mounted):
+        if not path.exists() or not _within(path, mounted):
             continue
         args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null",
                                                                 str(path)]
