@@ -286,8 +286,7 @@ def config_from_dict(
 
 # --------------------------------------------------------------------------- sections
 def _read_seed(top: TableReader) -> int | None:
-    if "seed" not in top.data:
-        top.mark("seed")
+    if not top.given("seed"):
         return None
     return top.integer("seed", 0, -(2**63), 2**63 - 1)
 
@@ -325,9 +324,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
     token = entry.text("token", "")
     move_ms, bank_ms = _own_limit(entry, "move_ms"), _own_limit(entry, "bank_ms")
     directory = entry.text("dir", "")
-    limits = _read_limits(entry) if "limits" in entry.data else None
-    if limits is None:
-        entry.mark("limits")
+    limits = _read_limits(entry) if entry.given("limits") else None
     entry.finish()
     given = [key for key, on in (("bundled", bundled), ("command", command), ("python", python),
                                  ("remote", remote)) if on]
@@ -419,8 +416,7 @@ def _read_failure(top: TableReader) -> FailurePolicy:
 
 
 def _read_sprt(top: TableReader) -> SprtSettings | None:
-    if "sprt" not in top.data:
-        top.mark("sprt")
+    if not top.given("sprt"):
         return None
     table = top.table("sprt")
     value = SprtSettings(

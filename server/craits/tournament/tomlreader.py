@@ -51,6 +51,14 @@ class TableReader:
         """Record ``key`` as known even though it was not read."""
         self.used.add(key)
 
+    def given(self, key: str) -> bool:
+        """Whether ``key`` is present; an absent one is marked known, so that a reader of an
+        optional key (or table) says "not given" in one step."""
+        if key in self.data:
+            return True
+        self.mark(key)
+        return False
+
     def where(self, key: str) -> str:
         """The full path of ``key`` in this table."""
         return f"{self.path}.{key}" if self.path else key
