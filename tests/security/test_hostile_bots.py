@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from craits.referee import sandbox
+from craits.referee import botgroup, sandbox
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 ATTACKS = ("read_database", "sibling_token", "organiser_env", "network", "signal_sibling",
@@ -53,6 +53,8 @@ class Run:
     status: int
     err: str
     marker: str
+    groups_left: set[Path]
+    """Bot control groups made during the run and still there after it."""
 
     def logs(self, bot: str) -> dict[str, str]:
         """Every log file of ``bot`` (one per process slot) -> its text."""
@@ -132,13 +134,22 @@ def play(home: Path, trust: str, hostile: bool, marker: str) -> Run:
     (home / "cup.toml").write_text(_cup(trust, hostile))
     for path in (home, home / "attacker"):
         path.chmod(0o755)
-    proc = subprocess.run(
+    before = bot_groups()
+    with subprocess.Popen(
         [sys.executable, "-m", "craits", "tournament", "run", "cup.toml", "--db", str(db),
          "--port", str(port), "--quiet"],
-        cwd=home, capture_output=True, text=True, timeout=300,
+        cwd=home, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "ORGANISER_SECRET": "hunter2"},
-    )
-    return Run(home, db, proc.returncode, proc.stderr, marker)
+    ) as proc:
+        _, err = proc.communicate(timeout=300)
+    return Run(home, db, proc.returncode, err, marker, bot_groups() - before)
+
+
+def bot_groups() -> set[Path]:
+    """Every bot control group on this machine."""
+    found = botgroup.hierarchies()
+    assert not isinstance(found, str), found
+    return {group for h in found for group in h.parent.glob("bot-*")}
 
 
 def leftover_children(marker: str) -> list[int]:
@@ -208,7 +219,18 @@ def test_a_flood_of_output_keeps_only_the_limit(adversarial: Run) -> None:
     assert logs
     for text in logs.values():
         assert STDERR_LIMIT <= len(text.encode()) <= STDERR_LIMIT + 200
-        assert text.rstrip().endswith("[craits: output limit reached; the rest dropped]")
+        kept, _, after = text.partition("\n[craits: output limit reached; the rest dropped]\n")
+        assert len(kept.encode()) == STDERR_LIMIT
+        assert re.fullmatch(r"(\[craits: [^\n]*\]\n)*", after), after
+
+
+def test_every_sandboxed_process_is_counted_and_its_groups_removed(adversarial: Run) -> None:
+    for bot in ("attacker", "victim"):
+        for text in adversarial.logs(bot).values():
+            used = re.findall(r"^\[craits: the bot's processes used ([\d.]+) CPU seconds\]$",
+                              text, re.MULTILINE)
+            assert len(used) == 1 and float(used[0]) > 0, text[-300:]
+    assert adversarial.groups_left == set()
 
 
 def test_no_child_outlives_its_sandbox(adversarial: Run, trusted: tuple[Run, list[int]]) -> None:

@@ -17,6 +17,7 @@ from craits.tournament.botpool import (
     BotPoolError,
     BotStartError,
     check_launchable,
+    isolation_notes,
     isolation_problem,
 )
 from craits.tournament.config import ConfigError, TournamentConfig, fairness_notes
@@ -80,7 +81,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"tournament {tid}: {config.name}, {store.tournament(tid).total} games "
                   f"(database {db})", file=sys.stderr)
-            for note in fairness_notes(config):
+            for note in [*fairness_notes(config), *isolation_notes(config)]:
                 print(f"note: {note}", file=sys.stderr)
         return _play(store, tid, db, args, fresh=True)
 

@@ -30,6 +30,7 @@ from craits import private
 from craits.suggest import did_you_mean
 
 from . import sandbox
+from .botgroup import JOIN_FAILED, BotGroup, GroupLimits
 from .hub import BotEntry, BotHub
 
 
@@ -157,6 +158,13 @@ class BotProcess:
     """For a sandboxed bot: the read end of the pipe its stdout and stderr go to, which
     ``copy_output`` copies into the log. Other bots write to the log file directly."""
     output_limit: int = sandbox.SandboxLimits().stderr_mb << 20
+    group: BotGroup | None = None
+    """For a sandboxed bot where control groups are usable: the groups holding its tree."""
+    cpu_limit_s: float = float(sandbox.SandboxLimits().cpu_s)
+    """CPU seconds its whole tree may spend (``group`` counts them)."""
+    over_limit: str | None = None
+    """Why the referee ended it, when it did (its tree spent more than ``cpu_limit_s``)."""
+    group_closed: bool = False
     stopping: bool = False
     drained: trio.Event = field(default_factory=trio.Event)
     """Set when ``copy_output`` has read the pipe to its end (every writer is gone)."""
@@ -189,13 +197,52 @@ class BotProcess:
         that moment is waited for (briefly), so the log holds the bot's last words."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self.copy_output)
-            status = await self.process.wait()
+            async with trio.open_nursery() as policing:
+                if self.group is not None:
+                    policing.start_soon(self._police_cpu, self.group)
+                status = await self.process.wait()
+                policing.cancel_scope.cancel()
             with trio.move_on_after(DRAIN_S):
                 await self.drained.wait()
-            if not self.stopping:
-                said = last_error(self.stderr_path)
-                reason = f"{exit_reason(status)}{said} (its stderr is in {self.stderr_path})"
-                hub.mark_dead(self.entry, reason)
+        if self.group is not None:
+            await self._close_group(self.group)
+        if not self.stopping:
+            said = self.over_limit or last_error(self.stderr_path)
+            reason = f"{self._exit_reason(status)}{said} (its stderr is in {self.stderr_path})"
+            hub.mark_dead(self.entry, reason)
+
+    def _exit_reason(self, status: int) -> str:
+        if self.group is not None and status == JOIN_FAILED and self.over_limit is None:
+            return f"{exit_reason(status)} (it could not join its control groups)"
+        return exit_reason(status)
+
+    async def _police_cpu(self, group: BotGroup) -> None:
+        """End the bot when its tree has spent its CPU seconds (each process's RLIMIT_CPU
+        alone would let a bot that forks spend them many times over)."""
+        while True:
+            await trio.sleep(CPU_POLL_S)
+            used = group.cpu_s()
+            if used > self.cpu_limit_s:
+                self.over_limit = (f": its processes used {used:.0f} CPU seconds, over its "
+                                   f"limit (cpu_s = {self.cpu_limit_s:.0f})")
+                self._signal_group(signal.SIGKILL)
+                return
+
+    async def _close_group(self, group: BotGroup) -> None:
+        """Note the tree's CPU time in the log, and remove its groups once its last process
+        has been reaped (a moment after the sandbox's init ends). Once, from whichever of
+        ``watch`` and ``stop`` sees the process end first (a run that ends cancels ``watch``)."""
+        if self.group_closed:
+            return
+        self.group_closed = True
+        line = f"[craits: the bot's processes used {group.cpu_s():.2f} CPU seconds]\n"
+        with contextlib.suppress(OSError), os.fdopen(private.open_append(self.stderr_path),
+                                                     "a") as log:
+            log.write(line)
+        for _ in range(GROUP_REMOVE_TRIES):
+            if group.remove():
+                return
+            await trio.sleep(0.05)
 
     async def stop(self, timeout_s: float = 2.0) -> None:
         """Terminate the bot's whole process group politely, then kill it.
@@ -210,6 +257,9 @@ class BotProcess:
                 await self.process.wait()
         self._signal_group(signal.SIGKILL)
         await self.process.wait()
+        if self.group is not None:
+            with trio.CancelScope(shield=True):
+                await self._close_group(self.group)
 
     def _signal_group(self, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -218,6 +268,13 @@ class BotProcess:
 
 DRAIN_S = 0.2
 """How long a sandboxed bot's output may take to arrive after its process ended."""
+
+CPU_POLL_S = 1.0
+"""How often a sandboxed bot's tree's CPU time is compared with its limit."""
+
+GROUP_REMOVE_TRIES = 40
+"""How many times (50 ms apart) an ended bot's control groups are removed before they are left
+for the next referee's sweep."""
 
 EXIT_GRACE_S = 2.0
 """How long bots told to shut down get to finish by themselves before being terminated."""
@@ -265,15 +322,22 @@ async def launch(
     if plan is None:
         return BotProcess(entry, await _start(argv, env, cwd, stderr_path, name, spec),
                           stderr_path)
+    limits = plan.limits
+    group = BotGroup.make(GroupLimits(limits.cpu_percent, limits.memory_mb, limits.processes))
+    if group is not None:
+        argv = group.join_argv(argv)
     reader, writer = os.pipe()
     try:
         process = await _start(argv, env, cwd, writer, name, spec)
     except LaunchError:
         os.close(reader)
+        if group is not None:
+            group.remove()
         raise
     finally:
         os.close(writer)
-    return BotProcess(entry, process, stderr_path, reader, plan.limits.stderr_mb << 20)
+    return BotProcess(entry, process, stderr_path, reader, limits.stderr_mb << 20, group,
+                      float(limits.cpu_s))
 
 
 async def _start(

@@ -59,16 +59,23 @@ class SandboxLimits:
     """Per-bot resource limits (``[bots.limits]`` in a tournament file)."""
 
     memory_mb: int = 2048
-    """Address space of each process (RLIMIT_AS): a bot allocating beyond it gets an error."""
+    """Address space of each process (RLIMIT_AS): a bot allocating beyond it gets an error; and
+    the memory of its whole process tree (its control group, ``botgroup.py``), over which the
+    kernel kills one of its processes."""
     processes: int = 64
-    """Processes and threads of the bot's user id (RLIMIT_NPROC; own id only as root)."""
+    """Processes and threads of its whole tree (its control group's ``pids.max``), and of its
+    user id (RLIMIT_NPROC; own id only as root)."""
     open_files: int = 256
     """Open file descriptors per process (RLIMIT_NOFILE)."""
     file_size_mb: int = 64
     """Largest file a process may write (RLIMIT_FSIZE)."""
     cpu_s: int = 36_000
-    """CPU seconds per process over its whole life (RLIMIT_CPU): a runaway loop ends, an honest
-    bot that thinks for ten hours in one tournament does not."""
+    """CPU seconds over the process's whole life (RLIMIT_CPU), and of its whole tree (counted in
+    its control group): a runaway loop ends, an honest bot that thinks for ten hours in one
+    tournament does not."""
+    cpu_percent: int = 100
+    """CPU bandwidth of the whole tree, in percent of one core (its control group's quota): a
+    bot that starts workers does not out-compute one that does not, nor slow its opponents."""
     tmp_mb: int = 64
     """Size of the private writable /tmp (a tmpfs): a bot filling it gets ENOSPC."""
     stderr_mb: int = 8
@@ -81,6 +88,7 @@ LIMIT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "open_files": (16, 1 << 20),
     "file_size_mb": (1, 1 << 20),
     "cpu_s": (1, 1 << 31),
+    "cpu_percent": (5, 100 * 1024),
     "tmp_mb": (1, 1 << 20),
     "stderr_mb": (1, 1 << 16),
 }

@@ -26,7 +26,7 @@ from typing import Final
 
 import trio
 
-from craits.referee import sandbox
+from craits.referee import botgroup, sandbox
 from craits.referee.hub import BotEntry
 from craits.referee.launcher import BotProcess, LaunchError, command_for, launch, stop_all
 from craits.referee.seats import Seat
@@ -97,6 +97,15 @@ def isolation_problem(config: TournamentConfig, workdir: Path | None) -> str | N
                     "and sandboxed bots run under user ids of their own: `chmod a+rX` it (and "
                     "its files), or give the bot a directory of its own (dir = ...)")
     return None
+
+
+def isolation_notes(config: TournamentConfig) -> list[str]:
+    """What the organiser should know about how the isolated bots are held here: empty, or why
+    their process trees cannot be held to one share of CPU and memory on this machine."""
+    if not any(config.isolated(b.name) for b in config.bots):
+        return []
+    problem = botgroup.problem()
+    return [] if problem is None else [problem]
 
 
 @dataclass(frozen=True, slots=True)
