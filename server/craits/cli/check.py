@@ -10,7 +10,7 @@ from craits.referee import bridge
 from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
 from .botlogs import BotLogs
-from .common import bot_spec, print_json, seconds
+from .common import add_sandbox_option, bot_spec, print_json, sandbox_limits, seconds
 from .timing import move_ms
 
 
@@ -33,6 +33,7 @@ def register(subparsers: Any) -> None:
                         help="seconds the bot may take to connect (15)")
     parser.add_argument("--log-dir", type=Path,
                         help="where the bot's stderr log goes (default: a new temp dir)")
+    add_sandbox_option(parser)
     parser.add_argument("--verbose", action="store_true",
                         help="show each position and its legal moves")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -42,7 +43,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Validate, run the checks, print the report; 0 only if all passed."""
     with BotLogs(args.log_dir, "check") as logs:
-        options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, logs.path)
+        options = CheckOptions(args.move_ms, args.seed, args.connect_timeout, logs.path,
+                               sandbox_limits(args))
         report = bridge.run(run_checks, args.spec, options)
         if not report.ok:
             logs.keep()

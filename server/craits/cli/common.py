@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from craits.engine import Rules, RulesError, rules_from_settings
+from craits.referee.sandbox import SandboxLimits
 
 
 class UsageError(Exception):
@@ -68,6 +69,19 @@ def bot_spec(text: str) -> str:
         raise argparse.ArgumentTypeError(
             "a bot SPEC cannot be empty: give a bundled bot name or a command")
     return text
+
+
+def add_sandbox_option(parser: argparse.ArgumentParser) -> None:
+    """``--sandbox``: run bots as an adversarial tournament would."""
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run each bot as a contest does (trust = \"adversarial\"): in the "
+                        "bubblewrap sandbox, with the current directory as its own (read-only), "
+                        "no network and the default [bots.limits] (docs/security.md)")
+
+
+def sandbox_limits(args: argparse.Namespace) -> SandboxLimits | None:
+    """The limits of ``--sandbox`` (the tournament defaults), or None without it."""
+    return SandboxLimits() if args.sandbox else None
 
 
 def print_json(data: Any) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from craits.dealkey import run_key
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge
+from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameSpec
 from craits.referee.launcher import LaunchError
 from craits.referee.match import run_match
@@ -19,10 +20,12 @@ from .botlogs import BotLogs
 from .common import (
     UsageError,
     add_rules_options,
+    add_sandbox_option,
     bot_spec,
     int_range,
     print_json,
     rules_from_args,
+    sandbox_limits,
 )
 from .match_series import run_series
 from .results import format_result, result_to_dict
@@ -55,6 +58,7 @@ def register(subparsers: Any) -> None:
                         "against each other: W-L-D and the Elo difference with its interval")
     parser.add_argument("--log-dir", type=Path,
                         help="where bot stderr logs go (default: a new temp dir)")
+    add_sandbox_option(parser)
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.set_defaults(func=run)
 
@@ -73,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     spec = GameSpec(key.game_id("match"), rules, seed, time_control, policy)
     with BotLogs(args.log_dir, "match") as logs:
         try:
-            result = bridge.run(run_match, args.bots, spec, logs.path)
+            result = bridge.run(run_match, args.bots, spec, logs.path, DEFAULT_HOST,
+                                sandbox_limits(args))
         except LaunchError as exc:
             raise UsageError(str(exc)) from None
         except NotConnected as exc:

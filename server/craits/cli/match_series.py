@@ -20,7 +20,7 @@ from craits.tournament.match_score import MatchScore, match_score, score_lines
 from craits.tournament.results import GameResult as ScoredGame
 
 from .botlogs import BotLogs
-from .common import UsageError, print_json
+from .common import UsageError, print_json, sandbox_limits
 from .results import result_to_dict
 
 
@@ -69,7 +69,8 @@ def run_series(args: argparse.Namespace, key: DealKey, rules: Rules,
     say = (lambda r: None) if args.json else _say_game
     with BotLogs(args.log_dir, "match") as logs:
         try:
-            results = bridge.run(run_games, args.bots, plan, logs.path, DEFAULT_HOST, say)
+            results = bridge.run(run_games, args.bots, plan, logs.path, DEFAULT_HOST, say,
+                                 sandbox_limits(args))
         except LaunchError as exc:
             raise UsageError(str(exc)) from None
         except NotConnected as exc:

@@ -30,6 +30,7 @@ from .policy import FailurePolicy, SeatClock, TimeControl
 from .positions import PLAYERS, POSITIONS, STANDARD, Position, position
 from .remote_seat import RemoteSeat
 from .running import NotConnected, Running, connect_all, running_bots
+from .sandbox import SandboxLimits
 from .seats import Decision, InProcessSeat, SeatGone, SeatResult, Table, TooManyBadReplies
 
 OPPONENTS: Final = ("random-1", "random-2")
@@ -44,6 +45,8 @@ class CheckOptions:
     seed: int = 1
     connect_timeout_s: float = 15.0
     log_dir: Path | None = None
+    limits: SandboxLimits | None = None
+    """Run the bot in the sandbox an adversarial tournament gives it, under these limits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,7 @@ async def run_checks(spec: str, options: CheckOptions = CheckOptions()) -> Repor
     report = Report(spec, name, options.move_ms)
     logs = options.log_dir or Path(tempfile.mkdtemp(prefix="craits-check-"))
     try:
-        async with running_bots([spec], [name], logs) as running:
+        async with running_bots([spec], [name], logs, limits=options.limits) as running:
             report.stderr_log = str(running.bots[0].stderr_path)
             if await _connect(running, options, report):
                 await _run_all(_Checker(running, options), report)

@@ -10,6 +10,7 @@ from .bridge import DEFAULT_HOST
 from .game import GameResult, GameSpec, play_game
 from .launcher import display_name
 from .running import connect_all, running_bots
+from .sandbox import SandboxLimits
 
 CONNECT_TIMEOUT_S = 15.0
 
@@ -27,15 +28,16 @@ def unique_names(specs: Sequence[str]) -> list[str]:
 
 async def run_match(
     specs: Sequence[str], spec: GameSpec, log_dir: Path | None = None,
-    host: str = DEFAULT_HOST,
+    host: str = DEFAULT_HOST, limits: SandboxLimits | None = None,
 ) -> GameResult:
-    """Start a referee, launch one process per SPEC, play one game, stop everything.
+    """Start a referee, launch one process per SPEC (each in a sandbox under ``limits`` when
+    given), play one game, stop everything.
 
     Raises ``NotConnected`` (saying why) when a bot never connects, and ``LaunchError`` when one
     cannot be started at all.
     """
     logs = log_dir or Path(tempfile.mkdtemp(prefix="craits-match-"))
-    async with running_bots(specs, unique_names(specs), logs, host) as running:
+    async with running_bots(specs, unique_names(specs), logs, host, limits) as running:
         await connect_all(running, CONNECT_TIMEOUT_S)
         seats = [running.hub.seat_for(b.entry) for b in running.bots]
         return await play_game(spec, seats)
@@ -45,13 +47,14 @@ async def run_games(
     specs: Sequence[str], games: Sequence[tuple[GameSpec, Sequence[int]]],
     log_dir: Path | None = None, host: str = DEFAULT_HOST,
     on_result: Callable[[GameResult], None] = lambda result: None,
+    limits: SandboxLimits | None = None,
 ) -> list[GameResult]:
     """Like ``run_match``, for several games in a row with the bots launched once: each game is
     a spec and its seating (``order[s]``, the index into ``specs`` of the bot at seat s).
     ``on_result`` hears of each game as it ends."""
     logs = log_dir or Path(tempfile.mkdtemp(prefix="craits-match-"))
     results = []
-    async with running_bots(specs, unique_names(specs), logs, host) as running:
+    async with running_bots(specs, unique_names(specs), logs, host, limits) as running:
         await connect_all(running, CONNECT_TIMEOUT_S)
         for spec, order in games:
             seats = [running.hub.seat_for(running.bots[i].entry) for i in order]

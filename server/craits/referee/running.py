@@ -17,9 +17,10 @@ import trio
 
 from craits.exception_groups import sole_exception
 
+from . import sandbox
 from .bridge import DEFAULT_HOST
 from .hub import BotHub
-from .launcher import BotProcess, launch, stop_all
+from .launcher import BotProcess, LaunchError, launch, stop_all
 from .server import Referee, open_referee
 
 
@@ -42,18 +43,24 @@ class Running:
 
 @asynccontextmanager
 async def running_bots(
-    specs: Sequence[str], names: Sequence[str], log_dir: Path, host: str = DEFAULT_HOST
+    specs: Sequence[str], names: Sequence[str], log_dir: Path, host: str = DEFAULT_HOST,
+    limits: sandbox.SandboxLimits | None = None,
 ) -> AsyncIterator[Running]:
     """Launch one process per SPEC (not yet waiting for it to connect); stop them all on exit.
+    With ``limits``, each runs in the sandbox an adversarial tournament gives it
+    (``sandbox_plan``), so a bot's author sees it work there before a contest does.
 
     ``LaunchError`` from the launcher passes through: the caller decides how to report it.
     """
     try:
-        async with open_referee(host) as referee, trio.open_nursery() as nursery:
+        async with open_referee(host, unix_socket=limits is not None) as referee, \
+                trio.open_nursery() as nursery:
             bots: list[BotProcess] = []
             try:
                 for spec, name in zip(specs, names, strict=True):
-                    bot = await launch(referee.hub, referee.address, spec, name, log_dir)
+                    plan = None if limits is None else sandbox_plan(referee, limits, log_dir)
+                    bot = await launch(referee.hub, referee.address, spec, name, log_dir,
+                                       plan=plan)
                     bots.append(bot)
                     nursery.start_soon(bot.watch, referee.hub)
                 yield Running(referee, tuple(bots))
@@ -63,6 +70,26 @@ async def running_bots(
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:  # the watchers never raise: one error, wrapped
         raise sole_exception(group) from None
+
+
+def sandbox_plan(
+    referee: Referee, limits: sandbox.SandboxLimits, log_dir: Path
+) -> sandbox.SandboxPlan:
+    """The sandbox of a bot run from the current directory (its own, read-only), as a
+    tournament's ``dir`` would give it; ``LaunchError`` when the sandbox cannot be built here."""
+    problem = sandbox.missing() or _unreadable(Path.cwd())
+    if problem is not None or referee.socket is None:
+        raise LaunchError(problem or "the referee has no Unix socket for sandboxed bots")
+    return sandbox.SandboxPlan(Path.cwd().resolve(), referee.socket, limits,
+                               sandbox.runtime_dirs(), (log_dir.resolve(),), sandbox.bot_uid())
+
+
+def _unreadable(directory: Path) -> str | None:
+    if sandbox.bot_uid_used() and directory.stat().st_mode & 0o005 != 0o005:
+        return (f"the current directory {directory} is not readable by other users, and "
+                "sandboxed bots run under user ids of their own: `chmod a+rX` it (and the "
+                "bot's files), or run from a directory that is")
+    return None
 
 
 async def connect_all(running: Running, timeout_s: float) -> None:
