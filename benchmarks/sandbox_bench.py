@@ -9,22 +9,26 @@ old behaviour); under ``trust = "adversarial"`` (the default) each runs in a bub
 and, at duplicate deals, as one process per seating (``table_size`` processes per bot). Both
 modes play the same schedule with the same seed; each round runs both, alternating, so the
 machine's noise falls on both alike. Also measured: how long one bot takes from launch to
-connected, plain and in a sandbox.
+connected, plain, in a sandbox without control groups, and in a sandbox with them (as
+tournaments run it where groups are usable: ``craits/referee/botgroup.py``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import trio
 
 from craits.referee import bridge, sandbox
+from craits.referee.botgroup import BotGroup
 from craits.referee.launcher import launch, stop_all
 from craits.referee.server import open_referee
 from craits.tournament.config import config_from_dict
@@ -72,10 +76,16 @@ async def _launch_to_connected(sandboxed: bool, log_dir: Path) -> float:
         return seconds
 
 
-def launch_to_connected(sandboxed: bool) -> float:
-    with tempfile.TemporaryDirectory() as tmp:
+STARTS = ("plain", "sandboxed, no groups", "sandboxed")
+
+
+def launch_to_connected(kind: str) -> float:
+    """Seconds from launch to connected for one bot started the ``kind`` way."""
+    groups_off = (mock.patch.object(BotGroup, "make", return_value=None)
+                  if kind == "sandboxed, no groups" else contextlib.nullcontext())
+    with groups_off, tempfile.TemporaryDirectory() as tmp:
         Path(tmp).chmod(0o755)
-        return bridge.run(_launch_to_connected, sandboxed, Path(tmp))
+        return bridge.run(_launch_to_connected, kind != "plain", Path(tmp))
 
 
 def main() -> None:
@@ -88,12 +98,12 @@ def main() -> None:
     if (problem := sandbox.missing()) is not None:
         raise SystemExit(problem)
     rates: dict[str, list[float]] = {"trusted": [], "adversarial": []}
-    starts: dict[str, list[float]] = {"plain": [], "sandboxed": []}
+    starts: dict[str, list[float]] = {kind: [] for kind in STARTS}
     for _ in range(args.rounds):
         for trust in rates:
             rates[trust].append(one_tournament(trust, args.deal_sets, args.table_size))
         for kind in starts:
-            starts[kind].append(launch_to_connected(kind == "sandboxed"))
+            starts[kind].append(launch_to_connected(kind))
     result = {
         "table_size": args.table_size, "deal_sets": args.deal_sets, "rounds": args.rounds,
         "games_per_s": {t: round(max(r), 2) for t, r in rates.items()},
@@ -109,7 +119,7 @@ def main() -> None:
         print(f"  {trust:12} {rate:6.2f} games/s")
     print(f"  adversarial / trusted: {result['adversarial_vs_trusted']:.2f}")
     for kind, ms in result["launch_to_connected_ms"].items():
-        print(f"  one bot, launch to connected, {kind:9}: {ms} ms (median)")
+        print(f"  one bot, launch to connected, {kind:21}: {ms} ms (median)")
 
 
 if __name__ == "__main__":

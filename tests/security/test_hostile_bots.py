@@ -230,7 +230,8 @@ def test_every_sandboxed_process_is_counted_and_its_groups_removed(adversarial: 
             used = re.findall(r"^\[craits: the bot's processes used ([\d.]+) CPU seconds\]$",
                               text, re.MULTILINE)
             assert len(used) == 1 and float(used[0]) > 0, text[-300:]
-    assert adversarial.groups_left == set()
+    assert adversarial.groups_left == set(), {
+        str(g): (g / "cgroup.procs").read_text() for g in adversarial.groups_left}
 
 
 def test_no_child_outlives_its_sandbox(adversarial: Run, trusted: tuple[Run, list[int]]) -> None:

@@ -29,6 +29,7 @@ import errno
 import functools
 import itertools
 import os
+import signal
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -232,6 +233,14 @@ class BotGroup:
                 text = _read(path / "cpuacct.usage").strip()
                 return int(text) / 1e9 if text else 0.0
         return 0.0
+
+    def kill(self) -> None:
+        """SIGKILL every process still in the groups (the sandbox's own end kills them too, but
+        only as fast as the kernel gets to it; a group cannot go while one is left)."""
+        for path in self.dirs.values():
+            for pid in _read(path / "cgroup.procs").split():
+                with contextlib.suppress(OSError):
+                    os.kill(int(pid), signal.SIGKILL)
 
     def remove(self) -> bool:
         """Remove the groups (once every process in them has ended); whether all went."""

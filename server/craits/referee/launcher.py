@@ -164,7 +164,8 @@ class BotProcess:
     """CPU seconds its whole tree may spend (``group`` counts them)."""
     over_limit: str | None = None
     """Why the referee ended it, when it did (its tree spent more than ``cpu_limit_s``)."""
-    group_closed: bool = False
+    group_closing: bool = False
+    group_gone: trio.Event = field(default_factory=trio.Event)
     stopping: bool = False
     drained: trio.Event = field(default_factory=trio.Event)
     """Set when ``copy_output`` has read the pipe to its end (every writer is gone)."""
@@ -186,6 +187,10 @@ class BotProcess:
                             kept += len(chunk)
                             if kept >= self.output_limit:
                                 log.write(b"\n[craits: output limit reached; the rest dropped]\n")
+                if self.group is not None:  # every writer is gone: the tree has ended
+                    used = self.group.cpu_s()
+                    log.write(f"[craits: the bot's processes used {used:.2f} CPU seconds]\n"
+                              .encode())
         finally:
             self.drained.set()
 
@@ -229,17 +234,23 @@ class BotProcess:
                 return
 
     async def _close_group(self, group: BotGroup) -> None:
-        """Note the tree's CPU time in the log, and remove its groups once its last process
-        has been reaped (a moment after the sandbox's init ends). Once, from whichever of
-        ``watch`` and ``stop`` sees the process end first (a run that ends cancels ``watch``)."""
-        if self.group_closed:
+        """Remove the tree's groups once its last process has been reaped (a moment after the
+        sandbox's init ends). Once: whichever of ``watch`` and ``stop`` sees the process end
+        first does it, shielded (a run that ends cancels ``watch`` right after ``stop``), and
+        the other waits for it."""
+        if self.group_closing:
+            await self.group_gone.wait()
             return
-        self.group_closed = True
-        line = f"[craits: the bot's processes used {group.cpu_s():.2f} CPU seconds]\n"
-        with contextlib.suppress(OSError), os.fdopen(private.open_append(self.stderr_path),
-                                                     "a") as log:
-            log.write(line)
+        self.group_closing = True
+        with trio.CancelScope(shield=True):
+            await self._remove_group(group)
+        self.group_gone.set()
+
+    async def _remove_group(self, group: BotGroup) -> None:
+        with trio.move_on_after(DRAIN_S):  # copy_output reads the tree's CPU time at the end
+            await self.drained.wait()
         for _ in range(GROUP_REMOVE_TRIES):
+            group.kill()
             if group.remove():
                 return
             await trio.sleep(0.05)
@@ -272,9 +283,9 @@ DRAIN_S = 0.2
 CPU_POLL_S = 1.0
 """How often a sandboxed bot's tree's CPU time is compared with its limit."""
 
-GROUP_REMOVE_TRIES = 40
-"""How many times (50 ms apart) an ended bot's control groups are removed before they are left
-for the next referee's sweep."""
+GROUP_REMOVE_TRIES = 100
+"""How many times (50 ms apart, 5 s in all) an ended bot's control groups are removed before
+they are left for the next referee's sweep."""
 
 EXIT_GRACE_S = 2.0
 """How long bots told to shut down get to finish by themselves before being terminated."""
