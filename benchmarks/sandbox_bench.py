@@ -47,10 +47,23 @@ def config_for(trust: str, deal_sets: int, table_size: int) -> dict[str, Any]:
     }
 
 
-def one_tournament(trust: str, deal_sets: int, table_size: int) -> float:
+MODES = ("trusted", "adversarial, no groups", "adversarial")
+"""How the tournament's command bots run: unsandboxed; sandboxed without control groups;
+sandboxed with them (as adversarial tournaments run where groups are usable)."""
+
+
+def _groups(on: bool) -> contextlib.AbstractContextManager[object]:
+    """Control groups as usual, or none (``BotGroup.make`` says they are not usable)."""
+    return contextlib.nullcontext() if on else mock.patch.object(BotGroup, "make",
+                                                                 return_value=None)
+
+
+def one_tournament(mode: str, deal_sets: int, table_size: int) -> float:
     """Games per second of one run."""
+    trust = mode.partition(",")[0]
     config = config_from_dict(config_for(trust, deal_sets, table_size))
-    with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "t.sqlite") as store:
+    with _groups(mode != "adversarial, no groups"), tempfile.TemporaryDirectory() as tmp, \
+            Store.open(Path(tmp) / "t.sqlite") as store:
         Path(tmp).chmod(0o755)  # sandboxed bots (own user ids) run in it
         tid = store.create_tournament(config, workdir=Path(tmp))
         started = time.perf_counter()
@@ -81,9 +94,7 @@ STARTS = ("plain", "sandboxed, no groups", "sandboxed")
 
 def launch_to_connected(kind: str) -> float:
     """Seconds from launch to connected for one bot started the ``kind`` way."""
-    groups_off = (mock.patch.object(BotGroup, "make", return_value=None)
-                  if kind == "sandboxed, no groups" else contextlib.nullcontext())
-    with groups_off, tempfile.TemporaryDirectory() as tmp:
+    with _groups(kind != "sandboxed, no groups"), tempfile.TemporaryDirectory() as tmp:
         Path(tmp).chmod(0o755)
         return bridge.run(_launch_to_connected, kind != "plain", Path(tmp))
 
@@ -97,11 +108,11 @@ def main() -> None:
     args = parser.parse_args()
     if (problem := sandbox.missing()) is not None:
         raise SystemExit(problem)
-    rates: dict[str, list[float]] = {"trusted": [], "adversarial": []}
+    rates: dict[str, list[float]] = {mode: [] for mode in MODES}
     starts: dict[str, list[float]] = {kind: [] for kind in STARTS}
     for _ in range(args.rounds):
-        for trust in rates:
-            rates[trust].append(one_tournament(trust, args.deal_sets, args.table_size))
+        for mode in rates:
+            rates[mode].append(one_tournament(mode, args.deal_sets, args.table_size))
         for kind in starts:
             starts[kind].append(launch_to_connected(kind))
     result = {
@@ -116,7 +127,7 @@ def main() -> None:
         return
     print(f"tables of {args.table_size}, {args.deal_sets} deal sets, best of {args.rounds}:")
     for trust, rate in result["games_per_s"].items():
-        print(f"  {trust:12} {rate:6.2f} games/s")
+        print(f"  {trust:22} {rate:6.2f} games/s")
     print(f"  adversarial / trusted: {result['adversarial_vs_trusted']:.2f}")
     for kind, ms in result["launch_to_connected_ms"].items():
         print(f"  one bot, launch to connected, {kind:21}: {ms} ms (median)")
