@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from craits.engine import Event, Rules
+from craits.engine import Event, Move, Rules
 from craits.protocol import event_from_pb
 from craits.v1 import referee_pb2 as pb
 
@@ -39,6 +39,9 @@ class GameInfo:
     """Events of the log this bot never received (only after a restart of the bot process)."""
     raw: pb.GameStart | None = None
     """The ``GameStart`` message, when the game came over the wire."""
+    listed_moves: dict[bytes, Move] = field(default_factory=dict, init=False, repr=False)
+    """The legal moves requests listed so far, by encoding (``craits_sdk.wire``): a game lists
+    a few dozen distinct moves in all, so each is decoded once and the cache ends with it."""
     _events: list[Event] = field(default_factory=list, init=False, repr=False)
     _unread: list[pb.Event] = field(default_factory=list, init=False, repr=False)
     """Wire events after ``_events``, in log order, not yet converted."""
@@ -68,12 +71,20 @@ class GameInfo:
         return len(history) - start
 
     def record_wire(self, events: Iterable[pb.Event]) -> int:
-        """Add wire events by log index, skipping those already held; return how many were new."""
-        start = self.history_len
+        """Add wire events by log index, skipping those already held; return how many were new.
+
+        ``_accept`` inlined: this runs for every request, and is all the SDK does with its events
+        until someone reads the history.
+        """
+        unread, start, expected = self._unread, len(self._unread), self.next_index
         for event in events:
-            if self._accept(event.index):
-                self._unread.append(event)
-        return self.history_len - start
+            index = event.index
+            if index >= expected:
+                self.missing_events += index - expected
+                expected = index + 1
+                unread.append(event)
+        self.next_index = expected
+        return len(unread) - start
 
     def _accept(self, index: int) -> bool:
         """Whether the event at log ``index`` is new; moves ``next_index`` past it if so."""
