@@ -11,6 +11,9 @@ games, each bot multiplexing all T tables over its one stream, with either bot k
 - ``lean``: ``lean_bot.py``, one process holding both bots' streams and answering every request
   with ``legal_index=0``: it does what the ping-pong client does, so the gap to the ping-pong is
   the referee's own cost (this is the comparison the issue's target is about);
+- ``lean2``: the same lean bots as two processes, one stream each: what any two bot processes
+  cost the referee and the machine (two gRPC clients, two event loops), the ceiling for the
+  kinds below, which are two processes too;
 - ``sdk``: two SDK ``random`` bot processes, as ``craits match`` launches them: end to end, with
   the SDK's own cost (decoding every request into a ``View``) in the loop;
 - ``js``: two processes of the JavaScript bot (``bots/js``, Node), which answers the first legal
@@ -99,13 +102,16 @@ def raw_pingpong(streams: int, seconds: float, size: int) -> dict[str, float]:
     return result
 
 
-async def _lean_bots(ref: Referee, stack: contextlib.AsyncExitStack) -> list[BotEntry]:
-    """Two bots in ONE ``lean_bot.py`` process (one stream each), like the ping-pong client."""
+async def _lean_bots(ref: Referee, stack: contextlib.AsyncExitStack, processes: int = 1
+                     ) -> list[BotEntry]:
+    """Two bots in ``lean_bot.py``: in ONE process (one stream each), like the ping-pong client,
+    or in two processes (one stream each), as two bot programs are."""
     entries = [ref.hub.issue_token(f"lean{i}") for i in range(2)]
-    process = await trio.lowlevel.open_process(
-        [sys.executable, str(LEAN_BOT), ref.address, *(e.token for e in entries)]
-    )
-    stack.push_async_callback(process.wait)  # it exits when the referee closes its streams
+    for tokens in ([e.token for e in entries],) if processes == 1 else ([e.token] for e in entries):
+        process = await trio.lowlevel.open_process(
+            [sys.executable, str(LEAN_BOT), ref.address, *tokens]
+        )
+        stack.push_async_callback(process.wait)  # it exits when the referee closes its streams
     return entries
 
 
@@ -134,8 +140,8 @@ async def _referee(tables: int, seconds: float, bots: str, baseline: Path | None
     decisions, latencies = 0, []
     async with open_referee() as ref, trio.open_nursery() as nursery:
         async with contextlib.AsyncExitStack() as stack:
-            if bots == "lean":
-                entries = await _lean_bots(ref, stack)
+            if bots in ("lean", "lean2"):
+                entries = await _lean_bots(ref, stack, 1 if bots == "lean" else 2)
             elif bots == "js":
                 entries = await _launched_bots(ref, stack, nursery, f"node {JS_BOT}")
             elif bots == BASE and baseline is not None:
@@ -216,10 +222,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating raw/referee rounds per table count (medians reported)")
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 8])
-    parser.add_argument("--bots", nargs="+", choices=["lean", "sdk", "js"],
+    parser.add_argument("--bots", nargs="+", choices=["lean", "lean2", "sdk", "js"],
                         default=["lean", "sdk"],
-                        help="lean: lean_bot.py (does what the ping-pong client does); "
-                             "sdk: two SDK random bots; js: two JavaScript bots (bots/js)")
+                        help="lean: lean_bot.py (does what the ping-pong client does); lean2: "
+                             "the same as two processes; sdk: two SDK random bots; js: two "
+                             "JavaScript bots (bots/js)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="also measure the SDK bots of the checkout at DIR (kind sdk-base), "
                              "e.g. a git worktree of the code before a change")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from craits.engine import Event, Move, Rules
+from craits.engine import Event, Rules
 from craits.protocol import event_from_pb
 from craits.v1 import referee_pb2 as pb
 
@@ -39,9 +39,6 @@ class GameInfo:
     """Events of the log this bot never received (only after a restart of the bot process)."""
     raw: pb.GameStart | None = None
     """The ``GameStart`` message, when the game came over the wire."""
-    listed_moves: dict[bytes, Move] = field(default_factory=dict, init=False, repr=False)
-    """The legal moves requests listed so far, by encoding (``craits_sdk.wire``): a game lists
-    a few dozen distinct moves in all, so each is decoded once and the cache ends with it."""
     _events: list[Event] = field(default_factory=list, init=False, repr=False)
     _unread: list[pb.Event] = field(default_factory=list, init=False, repr=False)
     """Wire events after ``_events``, in log order, not yet converted."""
