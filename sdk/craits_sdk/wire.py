@@ -2,9 +2,11 @@
 
 ``craits.protocol`` holds the per-value conversions (cards, moves, events, rules) and is reused
 here; what it does not have, because the referee never needs it, is the reverse direction for a
-whole request (observation to engine values) and the building of replies. Errors in a malformed
-message surface as ``ValueError`` (``craits.protocol.ReplyError`` is one) so that the session can
-answer something rather than stall.
+request (its observation's fields as engine values, one at a time, for the lazy ``View``) and
+the building of replies. Errors in a malformed message surface as ``ValueError``
+(``craits.protocol.ReplyError`` is one): at once for the legal moves, so that the session can
+answer the first one rather than stall, and for any other field when the bot reads it, inside
+``decide``, whose failures the session already answers with the first legal move.
 """
 
 from __future__ import annotations
