@@ -160,7 +160,7 @@ def _baseline_env(checkout: Path) -> dict[str, str]:
     return {"PYTHONPATH": os.pathsep.join(roots)}
 
 
-async def _referee(tables: int, seconds: float, bots: str, baseline: Path | None
+async def _referee(tables: int, seconds: float, bots: str, baseline: Path | None = None
                    ) -> dict[str, float]:
     """Decisions/s and referee-measured latency of ``tables`` concurrent 2-player games."""
     decisions, latencies, cpu = 0, [], BotCpu()
