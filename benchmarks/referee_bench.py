@@ -1,7 +1,7 @@
 """Referee throughput and latency with remote Python bots, beside a raw grpc.aio ping-pong.
 
 Usage: ``.venv/bin/python benchmarks/referee_bench.py [--seconds 5] [--rounds 3] [--tables 1 8]
-[--bots lean sdk] [--json]``
+[--bots lean sdk js] [--baseline DIR] [--json]``
 
 For each table count T: (1) raw ping-pong: a grpc.aio server echoing on the same ``Connect``
 stream shape, and one client process with T streams, messages of the size of a real decision
@@ -11,10 +11,22 @@ games, each bot multiplexing all T tables over its one stream, with either bot k
 - ``lean``: ``lean_bot.py``, one process holding both bots' streams and answering every request
   with ``legal_index=0``: it does what the ping-pong client does, so the gap to the ping-pong is
   the referee's own cost (this is the comparison the issue's target is about);
+- ``lean2``: the same lean bot as two processes, one stream each, started as the referee starts
+  every bot (``launch``: each in a session of its own, output to a log): the ceiling for the
+  kinds below, which are started so too. On Linux a new session is a scheduling group of its own
+  (autogroups), which on a busy machine slows a bot down by itself (``docs/benchmarks.md``);
 - ``sdk``: two SDK ``random`` bot processes, as ``craits match`` launches them: end to end, with
-  the SDK's own cost (decoding every request into a ``View``) in the loop.
+  the SDK's own cost (decoding every request into a ``View``) in the loop;
+- ``js``: two processes of the JavaScript bot (``bots/js``, Node), which answers the first legal
+  move: what a bot in another language with its own gRPC library costs the referee.
 
-Reported: decisions (round trips) per second, and latency percentiles. The referee's latency is
+``--baseline DIR`` adds the kind ``sdk-base``: the same SDK bots, run from another checkout's
+sources (``DIR/server``, ``DIR/sdk`` and ``DIR/bots`` first on their ``PYTHONPATH``; e.g. a
+``git worktree`` of the code before a change), measured in the same rounds as the others.
+
+Reported: decisions (round trips) per second, latency percentiles, and the bots' CPU time per
+decision (``bot_cpu_us``, from ``/proc``: all their threads, gRPC's included; steadier than
+throughput on a shared machine). The referee's latency is
 what it measures itself, from sending a request to receiving the valid reply; "added" is that
 minus the raw round trip at the same percentile.
 
@@ -29,6 +41,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -50,6 +63,11 @@ from craits.v1 import referee_pb2 as pb
 
 PINGPONG = Path(__file__).with_name("pingpong.py")
 LEAN_BOT = Path(__file__).with_name("lean_bot.py")
+JS_BOT = Path(__file__).resolve().parent.parent / "bots" / "js" / "bot.js"
+LEAN_LAUNCHED = f"{sys.executable} {LEAN_BOT} $CRAITS_SERVER $CRAITS_TOKEN"
+"""The lean bot as a bot command: one stream, started as the referee starts every bot."""
+BASE = "sdk-base"
+"""The bot kind of ``--baseline``: SDK bots from another checkout."""
 
 
 def typical_request_size() -> int:
@@ -89,39 +107,79 @@ def raw_pingpong(streams: int, seconds: float, size: int) -> dict[str, float]:
     return result
 
 
-async def _lean_bots(ref: Referee, stack: contextlib.AsyncExitStack) -> list[BotEntry]:
+class BotCpu:
+    """CPU seconds the bot processes used: each lean process's own, and each launched bot's
+    process group's (``launch`` makes one per bot: a shell and, say, its ``node`` child)."""
+
+    def __init__(self) -> None:
+        self.pids: set[int] = set()
+        self.groups: set[int] = set()
+
+    def seconds(self) -> float:
+        """Their CPU time so far (user and system), from ``/proc``."""
+        ticks = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # it ended meanwhile
+            if int(stat.parent.name) in self.pids or int(fields[2]) in self.groups:
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+async def _lean_bots(ref: Referee, stack: contextlib.AsyncExitStack, cpu: BotCpu
+                     ) -> list[BotEntry]:
     """Two bots in ONE ``lean_bot.py`` process (one stream each), like the ping-pong client."""
     entries = [ref.hub.issue_token(f"lean{i}") for i in range(2)]
     process = await trio.lowlevel.open_process(
         [sys.executable, str(LEAN_BOT), ref.address, *(e.token for e in entries)]
     )
     stack.push_async_callback(process.wait)  # it exits when the referee closes its streams
+    cpu.pids.add(process.pid)
     return entries
 
 
-async def _sdk_bots(
-    ref: Referee, stack: contextlib.AsyncExitStack, nursery: trio.Nursery
+async def _launched_bots(
+    ref: Referee, stack: contextlib.AsyncExitStack, nursery: trio.Nursery, cpu: BotCpu,
+    spec: str, env: dict[str, str] | None = None,
 ) -> list[BotEntry]:
-    """Two SDK ``random`` bots, each its own process, as ``craits match`` launches them."""
+    """Two processes of the bot ``spec`` names, as ``craits match`` launches them."""
     logs = Path(tempfile.mkdtemp(prefix="craits-bench-"))
-    bots = [await launch(ref.hub, ref.address, "random", f"random{i}", logs) for i in range(2)]
+    bots = [await launch(ref.hub, ref.address, spec, f"bot{i}", logs, env) for i in range(2)]
     for bot in bots:
         nursery.start_soon(bot.watch, ref.hub)
         stack.push_async_callback(bot.stop)
+        cpu.groups.add(bot.process.pid)
     return [bot.entry for bot in bots]
 
 
-async def _referee(tables: int, seconds: float, bots: str) -> dict[str, float]:
+def _baseline_env(checkout: Path) -> dict[str, str]:
+    """The environment that runs the SDK bots from ``checkout``'s sources instead of ours."""
+    roots = [str(checkout / part) for part in ("server", "sdk", "bots")]
+    return {"PYTHONPATH": os.pathsep.join(roots)}
+
+
+async def _referee(tables: int, seconds: float, bots: str, baseline: Path | None = None
+                   ) -> dict[str, float]:
     """Decisions/s and referee-measured latency of ``tables`` concurrent 2-player games."""
-    decisions, latencies = 0, []
+    decisions, latencies, cpu = 0, [], BotCpu()
     async with open_referee() as ref, trio.open_nursery() as nursery:
         async with contextlib.AsyncExitStack() as stack:
             if bots == "lean":
-                entries = await _lean_bots(ref, stack)
+                entries = await _lean_bots(ref, stack, cpu)
+            elif bots == "lean2":
+                entries = await _launched_bots(ref, stack, nursery, cpu, LEAN_LAUNCHED)
+            elif bots == "js":
+                entries = await _launched_bots(ref, stack, nursery, cpu, f"node {JS_BOT}")
+            elif bots == BASE and baseline is not None:
+                entries = await _launched_bots(ref, stack, nursery, cpu, "random",
+                                               _baseline_env(baseline))
             else:
-                entries = await _sdk_bots(ref, stack, nursery)
+                entries = await _launched_bots(ref, stack, nursery, cpu, "random")
             for entry in entries:
                 await ref.hub.wait_connected(entry, 30)
+            cpu_at_start = cpu.seconds()
             deadline = time.perf_counter() + seconds
 
             async def table(t: int) -> None:
@@ -139,11 +197,13 @@ async def _referee(tables: int, seconds: float, bots: str) -> dict[str, float]:
                 for t in range(tables):
                     games.start_soon(table, t)
             elapsed = time.perf_counter() - started
+            bot_cpu = cpu.seconds() - cpu_at_start
             ref.hub.close_all()
         nursery.cancel_scope.cancel()
     latencies.sort()
     return {
         "decisions_per_s": decisions / elapsed,
+        "bot_cpu_us": bot_cpu * 1e6 / max(1, decisions),
         "p50_us": latencies[len(latencies) // 2],
         "p99_us": latencies[int(len(latencies) * 0.99)],
     }
@@ -160,6 +220,7 @@ def _row(tables: int, size: int, raw: dict[str, float], ref: dict[str, float], b
         "referee_p50_us": round(ref["p50_us"]), "referee_p99_us": round(ref["p99_us"]),
         "added_p50_us": round(ref["p50_us"] - raw["p50_us"]),
         "added_p99_us": round(ref["p99_us"] - raw["p99_us"]),
+        "bot_cpu_us": round(ref["bot_cpu_us"], 1),
     }
 
 
@@ -175,14 +236,14 @@ def _median_row(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     return row
 
 
-def measure(tables: int, bots: list[str], seconds: float, rounds: int, size: int
-            ) -> list[dict[str, Any]]:
+def measure(tables: int, bots: list[str], seconds: float, rounds: int, size: int,
+            baseline: Path | None = None) -> list[dict[str, Any]]:
     """Median rows for ``tables``, one per bot kind, from alternating rounds."""
     per_kind: dict[str, list[dict[str, Any]]] = {b: [] for b in bots}
     for _ in range(rounds):
         raw = raw_pingpong(tables, seconds, size)
         for kind in bots:
-            ref = bridge.run(_referee, tables, seconds, kind)
+            ref = bridge.run(_referee, tables, seconds, kind, baseline)
             per_kind[kind].append(_row(tables, size, raw, ref, kind))
     return [_median_row(per_kind[kind]) for kind in bots]
 
@@ -193,17 +254,29 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating raw/referee rounds per table count (medians reported)")
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 8])
-    parser.add_argument("--bots", nargs="+", choices=["lean", "sdk"], default=["lean", "sdk"],
-                        help="lean: lean_bot.py (does what the ping-pong client does); "
-                             "sdk: two SDK random bots")
+    parser.add_argument("--bots", nargs="+", choices=["lean", "lean2", "sdk", "js"],
+                        default=["lean", "sdk"],
+                        help="lean: lean_bot.py (does what the ping-pong client does); lean2: "
+                             "the same as two processes launched as bots are; sdk: two SDK "
+                             "random bots; js: two JavaScript bots (bots/js)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="also measure the SDK bots of the checkout at DIR (kind sdk-base), "
+                             "e.g. a git worktree of the code before a change")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.seconds <= 0 or args.rounds < 1 or min(args.tables) < 1:
         parser.error("--seconds must be above 0, and --rounds and --tables at least 1")
+    if args.baseline is not None and not (args.baseline / "sdk" / "craits_sdk").is_dir():
+        parser.error(f"--baseline {args.baseline}: no sdk/craits_sdk there; give the root of "
+                     "a checkout of this project")
+    if "js" in args.bots and not (JS_BOT.parent / "node_modules").is_dir():
+        parser.error("--bots js needs the JavaScript bot's packages: run bash .ci/setup "
+                     "(or npm ci in bots/js)")
+    kinds = [*args.bots, BASE] if args.baseline is not None else args.bots
     size = typical_request_size()
     rows: list[dict[str, Any]] = []
     for tables in args.tables:
-        rows += measure(tables, args.bots, args.seconds, args.rounds, size)
+        rows += measure(tables, kinds, args.seconds, args.rounds, size, args.baseline)
     if args.json:
         print(json.dumps(rows))
         return

@@ -8,7 +8,8 @@ recorded in a fresh SQLite database with its record. The ``grpc`` lane plays the
 bots: an embedded gRPC referee and one process per bot, in each worker; the ``inprocess`` lane as
 ``python = "module:Class"`` bots inside each worker, with no referee server at all. With one
 worker the run process plays; with more, worker processes play and the run process records.
-Decisions are counted in the games' outcomes.
+Decisions are counted in the games' outcomes. CPU per decision is this process's and its
+children's (the bot processes, the workers), steadier than games/s on a shared machine.
 
 Last, the single writer's ceiling: every game of the last run recorded again, one transaction
 each as the runner does, into a fresh store: games per second, no play at all.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import resource
 import tempfile
 import time
 from functools import partial
@@ -71,16 +73,25 @@ def one_run(config: TournamentConfig, lane: str, workers: int
         store = KeepingStore(Store.open(Path(tmp) / "t.sqlite")._db)
         store.kept = []
         tid = store.create_tournament(config, tournament_id="bench")
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu_s()
         bridge.run(partial(run_tournament, workers=workers), store, tid, Path(tmp) / "logs")
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, _cpu_s() - cpu
         games = store.tournament(tid).jobs["done"]
         decisions = sum(int(g.outcome["decisions"]) for g in store.kept)
         store.close()
     row = {"lane": lane, "workers": workers, "table_size": config.table_size,
            "concurrency": config.concurrency, "games": games, "seconds": round(seconds, 2),
-           "games_per_s": round(games / seconds, 1), "decisions_per_s": round(decisions / seconds)}
+           "games_per_s": round(games / seconds, 1), "decisions_per_s": round(decisions / seconds),
+           "cpu_us_per_decision": round(cpu * 1e6 / max(1, decisions), 1)}
     return row, store.kept
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and of its children that have ended (bot processes and
+    workers are waited for by the end of a run): on a shared machine, steadier than time."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def store_ceiling(config: TournamentConfig, games: list[FinishedGame]) -> dict[str, Any]:
@@ -123,10 +134,12 @@ def main() -> None:
     if args.json:
         print(json.dumps({"runs": rows, "store": ceiling}))
         return
-    print("lane | workers | table_size | concurrency | games | seconds | games/s | decisions/s")
+    print("lane | workers | table_size | concurrency | games | seconds | games/s | decisions/s | "
+          "CPU µs/decision")
     for r in rows:
         print(f"{r['lane']} | {r['workers']} | {r['table_size']} | {r['concurrency']} | "
-              f"{r['games']} | {r['seconds']} | {r['games_per_s']} | {r['decisions_per_s']}")
+              f"{r['games']} | {r['seconds']} | {r['games_per_s']} | {r['decisions_per_s']} | "
+              f"{r['cpu_us_per_decision']}")
     print(f"store alone: {ceiling['store_games']} games of ~{ceiling['moves_per_game']} moves "
           f"in {ceiling['seconds']} s: {ceiling['games_per_s']} games/s")
 

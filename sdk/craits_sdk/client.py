@@ -284,12 +284,15 @@ async def _connect_once(
 
 
 async def _play(session: SessionLike, call: _Call) -> None:
-    """Answer packets until the stream ends; a failed write ends it too (with its error)."""
-    writing = asyncio.Lock()
+    """Answer packets until the stream ends; a failed write ends it too (with its error).
 
-    async def send(replies: Sequence[pb.BotMessage]) -> None:
-        async with writing:
-            await call.write(pb.BotPacket(messages=replies))
+    The reader writes each packet's replies itself, and waits for the write: a writer task fed
+    by a queue, so that the reader never waits, made packets no fuller (the referee sends a
+    table's next request only after the reply) and cost a task switch per packet. Only a
+    session with an ``outbox`` has a writer task, and then the two take turns with a lock.
+    """
+    outbox = session.outbox
+    writing = asyncio.Lock() if outbox is not None else None
 
     async def read() -> None:
         while True:
@@ -297,21 +300,26 @@ async def _play(session: SessionLike, call: _Call) -> None:
             if not isinstance(packet, pb.RefereePacket):
                 return  # grpc.aio.EOF: the referee finished the stream with status OK
             replies = session.handle(packet)
-            if replies:
-                await send(replies)
+            if not replies:
+                continue
+            if writing is None:
+                await call.write(pb.BotPacket(messages=replies))
+            else:
+                async with writing:
+                    await call.write(pb.BotPacket(messages=replies))
 
-    async def send_later(outbox: asyncio.Queue[pb.BotMessage]) -> None:
+    async def send_later(outbox: asyncio.Queue[pb.BotMessage], writing: asyncio.Lock) -> None:
         while True:
             batch = [await outbox.get()]
             while not outbox.empty():
                 batch.append(outbox.get_nowait())
-            await send(batch)
+            async with writing:
+                await call.write(pb.BotPacket(messages=batch))
 
-    outbox = session.outbox
-    if outbox is None:
+    if outbox is None or writing is None:
         await read()
     else:
-        await _until_one_ends(read(), send_later(outbox))
+        await _until_one_ends(read(), send_later(outbox, writing))
 
 
 async def _until_one_ends(*work: Coroutine[Any, Any, None]) -> None:

@@ -68,12 +68,20 @@ class GameInfo:
         return len(history) - start
 
     def record_wire(self, events: Iterable[pb.Event]) -> int:
-        """Add wire events by log index, skipping those already held; return how many were new."""
-        start = self.history_len
+        """Add wire events by log index, skipping those already held; return how many were new.
+
+        ``_accept`` inlined: this runs for every request, and is all the SDK does with its events
+        until someone reads the history.
+        """
+        unread, start, expected = self._unread, len(self._unread), self.next_index
         for event in events:
-            if self._accept(event.index):
-                self._unread.append(event)
-        return self.history_len - start
+            index = event.index
+            if index >= expected:
+                self.missing_events += index - expected
+                expected = index + 1
+                unread.append(event)
+        self.next_index = expected
+        return len(unread) - start
 
     def _accept(self, index: int) -> bool:
         """Whether the event at log ``index`` is new; moves ``next_index`` past it if so."""

@@ -85,7 +85,11 @@ class Session:
         return pb.BotPacket(messages=[pb.BotMessage(hello=hello)])
 
     def handle(self, packet: pb.RefereePacket) -> list[pb.BotMessage]:
-        """Handle a packet's messages in order; return the replies to send in one packet."""
+        """Handle a packet's messages in order; return the replies to send in one packet.
+
+        A message the SDK cannot handle is logged, never fatal to the bot (a fatal ``Error``
+        raises ``RefereeError``).
+        """
         replies: list[pb.BotMessage] = []
         for message in packet.messages:
             kind = message.WhichOneof("payload")
@@ -93,20 +97,17 @@ class Session:
             if handler is None:
                 self.log.warning("ignoring a referee message of unknown kind %r", kind)
                 continue
-            reply = self._dispatch(handler, getattr(message, kind or ""))
+            payload = getattr(message, kind or "")
+            try:
+                reply = handler(self, payload)
+            except RefereeError:
+                raise
+            except Exception:
+                self.log.exception("could not handle a referee message: %s", _brief(payload))
+                continue
             if reply is not None:
                 replies.append(reply)
         return replies
-
-    def _dispatch(self, handler: _Handler, payload: Any) -> pb.BotMessage | None:
-        """Run one handler; a message the SDK cannot handle is logged, never fatal to the bot."""
-        try:
-            return handler(self, payload)
-        except RefereeError:
-            raise
-        except Exception:
-            self.log.exception("could not handle a referee message: %s", _brief(payload))
-            return None
 
     # ----------------------------------------------------------------- handlers
     def _on_welcome(self, msg: pb.Welcome) -> None:

@@ -5,12 +5,20 @@ One value serves both roads into a bot: ``craits_sdk.wire`` builds it from a ref
 referee's in-process seats, offline play, tests). Cards are ``craits.engine.Card`` (an ``int``
 whose ``str`` is ``10H``), moves are ``craits.engine.Move``, suits are engine indexes 0-3
 (clubs, diamonds, hearts, spades), so a bot can use the engine's own helpers on what it sees.
+
+A view is lazy: each field that describes the table (``OBSERVED``) is read from where the view
+came from (the protobuf request, or the engine observation) the first time it is read, and kept
+in the view. A bot pays only for what it reads: decoding whole requests eagerly cost an SDK bot
+more than the rest of its work on a decision (``docs/benchmarks.md``), and most bots read a few
+fields. Once read, a field is a plain slot, as cheap as any attribute; a view stays read-only.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError, dataclass
+from typing import TYPE_CHECKING, Any, Final
 
 from craits.engine import Card, Event, Game, Move, Observation, Phase, Rules
 from craits.v1 import referee_pb2 as pb
@@ -34,9 +42,34 @@ class Rejection:
         return self.reason
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+OBSERVED: Final = (
+    "seat", "players", "hand_number", "hands_in_game", "deal_size", "dealer", "direction",
+    "phase", "to_act", "hand", "hand_sizes", "stock_size", "discard_size", "top_card",
+    "active_suit", "count", "jack_penalty", "king_left", "forfeits", "totals", "pressure_counts",
+)
+"""The fields a view reads from its source the first time each is read (the names of
+``Observation``'s fields, which hold the same values)."""
+_OBSERVED: Final = frozenset(OBSERVED)
+_GIVEN: Final = (
+    "game", "decision_id", "legal_moves", "history_start", "history_len", "move_ms", "bank_ms",
+    "rejection", "raw",
+)
+"""The fields a view is given when it is made."""
+
+Decoder = Callable[[Any, str], Any]
+"""How a view reads field ``name`` (one of ``OBSERVED``) from its source: ``getattr`` for an
+engine ``Observation``; ``craits_sdk.wire`` has the one for a protobuf observation, which raises
+``ValueError`` for a field that holds no valid value (a card that does not exist...)."""
+
+
 class View:
-    """One seat's view of one game at the moment it must decide (see the module docstring)."""
+    """One seat's view of one game at the moment it must decide (see the module docstring).
+
+    Read-only, like the frozen dataclass it replaced; build one with ``View.of`` or
+    ``View.from_observation`` (``craits_sdk.wire`` builds those of requests).
+    """
+
+    __slots__ = (*_GIVEN, "_source", "_decode", *OBSERVED)
 
     game: GameInfo
     """The game: id, seat, players, rules, the history so far."""
@@ -76,12 +109,74 @@ class View:
     """Where in ``game.history`` the events new to this view start."""
     history_len: int
     """How much of ``game.history`` existed when this view was made (``events`` stops there)."""
-    move_ms: int = 0
-    bank_ms: int = 0
-    rejection: Rejection | None = None
+    move_ms: int
+    bank_ms: int
+    rejection: Rejection | None
     """Set when the previous answer to this same decision was refused; ``None`` otherwise."""
-    raw: pb.DecisionRequest | None = None
+    raw: pb.DecisionRequest | None
     """The protobuf request this view came from (``None`` in process)."""
+    _source: Any
+    _decode: Decoder
+
+    def __init__(
+        self,
+        game: GameInfo,
+        decision_id: int,
+        legal_moves: tuple[Move, ...],
+        history: tuple[int, int],
+        source: Any,
+        decode: Decoder,
+        *,
+        move_ms: int = 0,
+        bank_ms: int = 0,
+        rejection: Rejection | None = None,
+        raw: pb.DecisionRequest | None = None,
+    ) -> None:
+        """A view whose ``OBSERVED`` fields ``decode(source, name)`` gives when first read;
+        ``history`` is ``(history_start, history_len)``."""
+        set_ = object.__setattr__
+        set_(self, "game", game)
+        set_(self, "decision_id", decision_id)
+        set_(self, "legal_moves", legal_moves)
+        set_(self, "history_start", history[0])
+        set_(self, "history_len", history[1])
+        set_(self, "move_ms", move_ms)
+        set_(self, "bank_ms", bank_ms)
+        set_(self, "rejection", rejection)
+        set_(self, "raw", raw)
+        set_(self, "_source", source)
+        set_(self, "_decode", decode)
+
+    if not TYPE_CHECKING:  # to a type checker, a misspelt field stays an error
+
+        def __getattr__(self, name: str) -> Any:
+            """Read an ``OBSERVED`` field from the source; called only while its slot is empty."""
+            if name not in _OBSERVED:
+                raise AttributeError(f"'View' object has no attribute {name!r}")
+            value = self._decode(self._source, name)
+            object.__setattr__(self, name, value)
+            return value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Every field, read: a copy or a pickle needs neither the source nor its decoder."""
+        return {name: getattr(self, name) for name in (*_GIVEN, *OBSERVED)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _GIVEN:
+            object.__setattr__(self, name, state[name])
+        object.__setattr__(self, "_source", {name: state[name] for name in OBSERVED})
+        object.__setattr__(self, "_decode", dict.__getitem__)
+
+    def __repr__(self) -> str:
+        shown = ("game_id", "decision_id", *OBSERVED, "legal_moves", "history_start",
+                 "history_len", "move_ms", "bank_ms", "rejection")
+        return f"View({', '.join(f'{name}={_shown(self, name)}' for name in shown)})"
 
     @property
     def game_id(self) -> str:
@@ -116,7 +211,11 @@ class View:
 
     def with_rejection(self, rejection: Rejection) -> View:
         """The same view, marked with why the previous answer was refused."""
-        return replace(self, rejection=rejection)
+        return View(
+            self.game, self.decision_id, self.legal_moves,
+            (self.history_start, self.history_len), self._source, self._decode,
+            move_ms=self.move_ms, bank_ms=self.bank_ms, rejection=rejection, raw=self.raw,
+        )
 
     @staticmethod
     def from_observation(
@@ -149,35 +248,16 @@ class View:
         bank_ms: int = 0,
         raw: pb.DecisionRequest | None = None,
     ) -> View:
-        """The view of ``obs`` once its ``added`` new events are in ``game``'s history."""
-        return View(
-            game=game,
-            decision_id=decision_id,
-            seat=obs.seat,
-            players=obs.players,
-            hand_number=obs.hand_number,
-            hands_in_game=obs.hands_in_game,
-            deal_size=obs.deal_size,
-            dealer=obs.dealer,
-            direction=obs.direction,
-            phase=obs.phase,
-            to_act=obs.to_act,
-            hand=obs.hand,
-            hand_sizes=obs.hand_sizes,
-            stock_size=obs.stock_size,
-            discard_size=obs.discard_size,
-            top_card=obs.top_card,
-            active_suit=obs.active_suit,
-            count=obs.count,
-            jack_penalty=obs.jack_penalty,
-            king_left=obs.king_left,
-            forfeits=obs.forfeits,
-            totals=obs.totals,
-            pressure_counts=obs.pressure_counts,
-            legal_moves=obs.legal_moves,
-            history_start=game.history_len - added,
-            history_len=game.history_len,
-            move_ms=move_ms,
-            bank_ms=bank_ms,
-            raw=raw,
-        )
+        """The view of ``obs`` once its ``added`` new events are in ``game``'s history (its
+        fields are read from ``obs`` as the bot reads them)."""
+        length = game.history_len
+        return View(game, decision_id, obs.legal_moves, (length - added, length), obs, getattr,
+                    move_ms=move_ms, bank_ms=bank_ms, raw=raw)
+
+
+def _shown(view: View, name: str) -> str:
+    """``repr`` of a field for ``View.__repr__``, which must not fail on a malformed one."""
+    try:
+        return repr(getattr(view, name))
+    except ValueError as exc:
+        return f"<unreadable: {exc}>"

@@ -7,6 +7,7 @@ every rate and latency was measured.
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,39 @@ def test_referee_tail_times_every_part_and_the_bot() -> None:
     slowest = sum(result[name]["slowest_1pct_mean_us"] for name in parts[1:])
     assert abs(slowest - result["total"]["slowest_1pct_mean_us"]) <= 3
     assert 0 < result["bot_work"]["p50_us"] <= result["bot_work"]["p99_us"]
+
+
+def test_referee_bench_two_process_kinds_and_a_baseline_checkout() -> None:
+    root = BENCHMARKS.parent  # this checkout as its own baseline: the option's plumbing
+    rows = json.loads(_run("referee_bench.py", "--seconds", "0.5", "--rounds", "1",
+                           "--tables", "1", "--bots", "lean2", "js", "--baseline", str(root),
+                           "--json"))
+    assert [r["bots"] for r in rows] == ["lean2", "js", "sdk-base"]
+    assert all(r["referee_decisions_per_s"] > 0 and r["bot_cpu_us"] > 0 for r in rows)
+
+
+def test_referee_bench_refuses_a_baseline_that_is_no_checkout(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "referee_bench.py"), "--baseline",
+                           str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "no sdk/craits_sdk there" in proc.stderr
+
+
+def test_sdk_bench_and_the_programs_sdk_instructions_counts(tmp_path: Path) -> None:
+    out = json.loads(_run("sdk_bench.py", "--games", "1", "--repeat", "1", "--bots", "random",
+                          "--json"))
+    assert out["decisions"] > 300
+    assert [r["work"] for r in out["rows"]] == ["parse only", "random: parse, view, decide, reply"]
+    assert all(r["us_per_decision"] > 0 for r in out["rows"])
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import referee_instructions as ri
+        import sdk_bench
+        import sdk_instructions as si
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    packets = tmp_path / "packets.pickle"
+    packets.write_bytes(pickle.dumps(sdk_bench.record_games(1, 2)))
+    for program in (si.handling(packets, "lowcard"), si._INPROCESS.format(games=1)):
+        done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                              timeout=120, check=True)
+        assert ri.parse(done.stdout, "==7== Collected : 1000\n")[1] > 300
