@@ -125,10 +125,22 @@ def _play_options() -> tuple[tuple[tuple[Move, ...], ...], ...]:
 _PLAY_OPTIONS: Final = _play_options()
 _PLAIN_PLAY: Final = tuple(tuple(Move.play(c, -1, f) for f in (False, True)) for c in CARDS)
 # Enum members bound once: on CPython 3.11 ``Phase.PLAY`` goes through the enum metaclass
-# (~180 ns a lookup, ~10 per decision), a module constant costs ~15 ns.
-_PLAY, _COUNT, _JACKS, _KING = Phase.PLAY, Phase.COUNT, Phase.JACKS, Phase.KING
-_CHOOSE_SUIT, _GAME_OVER = Phase.CHOOSE_SUIT, Phase.GAME_OVER
-_KIND_PLAY, _KIND_DRAW, _KIND_CHOOSE_SUIT = MoveKind.PLAY, MoveKind.DRAW, MoveKind.CHOOSE_SUIT
+# (~180 ns a lookup, ~10 per decision), a module constant costs ~15 ns; ``Final`` makes it a C
+# static when the engine is compiled (a plain global is a dictionary lookup there).
+_PLAY: Final = Phase.PLAY
+_COUNT: Final = Phase.COUNT
+_JACKS: Final = Phase.JACKS
+_KING: Final = Phase.KING
+_CHOOSE_SUIT: Final = Phase.CHOOSE_SUIT
+_GAME_OVER: Final = Phase.GAME_OVER
+_KIND_PLAY: Final = MoveKind.PLAY
+_KIND_DRAW: Final = MoveKind.DRAW
+_KIND_CHOOSE_SUIT: Final = MoveKind.CHOOSE_SUIT
+# The card tables again, as this module's own ``Final`` names: ``cards`` is not compiled (``Card``
+# subclasses ``int``), and a compiled module reads another module's names through its dictionary.
+_CARDS: Final = CARDS
+_RANK: Final = RANK
+_SUIT: Final = SUIT
 _COUNT_ADD: Final = {ACE: 1, 2: 2}
 _DRAW_RULE: Final = {_COUNT: "the count", _JACKS: "jack", _KING: "king"}
 """The rule a refused draw breaks, by phase (elsewhere: a normal turn)."""
@@ -147,6 +159,10 @@ class Game:
         self.decks = 1 if players <= SINGLE_DECK_MAX else 2
         self.deal_sizes = rules.hands_in_game()
         self._functions = function_table(rules)
+        # Rules fields read at every decision, copied: ``Rules`` is frozen, and a compiled
+        # ``Game`` reads its own fields directly but another class's through ``getattr``.
+        self._max_turns = rules.max_turns_per_hand
+        self._draw_when_able = rules.draw_when_able
         self._wild_ranks = frozenset({8, 9}) if rules.nines_wild else frozenset({8})
         self._deck_without = (
             frozenset({KING, QUEEN}) if rules.remove_kings_queens and players <= 3 else frozenset()
@@ -273,8 +289,9 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (for look-ahead); the event log is shared up to now, copied after."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        # Every changing field by name: a compiled Game has no __dict__ to copy, nor a __new__
+        # that skips __init__ (a test checks that no field is left out).
+        other = Game(self.rules, self.players, self.seed)
         other.events = list(self.events)
         other.hands = [list(h) for h in self.hands]
         other.stock = list(self.stock)
@@ -284,9 +301,17 @@ class Game:
         other.pressure_points = list(self.pressure_points)
         other.forfeits = list(self.forfeits)
         other.hand_scores = list(self.hand_scores)
+        other.capped_hands, other.hand_index = self.capped_hands, self.hand_index
+        other.dealer, other.deal_direction = self.dealer, self.deal_direction
+        other.direction, other.active_suit = self.direction, self.active_suit
+        other.phase, other.to_act, other.count = self.phase, self.to_act, self.count
+        other.jack_penalty, other.king_left = self.jack_penalty, self.king_left
+        other.turns_in_hand, other.out_in_count = self.turns_in_hand, self.out_in_count
         other.announce_pending = set(self.announce_pending)
+        other.outcome = self.outcome
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
+        other._legal = self._legal
         return other
 
     # ----------------------------------------------------------------- queries
@@ -342,7 +367,7 @@ class Game:
         self.turns_in_hand += 1
         try:
             self._apply_checked(seat, move, forgot)
-            if self.turns_in_hand >= self.rules.max_turns_per_hand:
+            if self.turns_in_hand >= self._max_turns:
                 raise _HandOver("cap")
         except _HandOver as over:
             self._end_hand(over)
@@ -361,15 +386,16 @@ class Game:
             self._choose_suit(seat, move.suit)
 
     def _play(self, seat: int, move: Move, forgot: bool) -> None:
-        card = CARDS[move.card]
+        index: int = move.card
+        card = _CARDS[index]
         hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
         self.events.append(Event("play", seat, (card,), int(move.one_card), move.suit))
         if forgot:
             self._announce_penalty(seat, "one_card")
-        rank = RANK[card]
-        self.active_suit = move.suit if move.suit >= 0 else SUIT[card]
+        rank = _RANK[index]
+        self.active_suit = move.suit if move.suit >= 0 else _SUIT[index]
         phase = self.phase
         if phase is _COUNT:
             self.count += _COUNT_ADD[rank]
@@ -655,26 +681,27 @@ class Game:
             return [Move.choose_suit(s, pending) for s in suits]
         flag = pending or len(hand) == 2
         moves: list[Move] = []
+        c: int  # a card as a plain int: a native integer when compiled, so the tables index fast
         if phase is _COUNT:
             for c in hand:
-                if RANK[c] <= 2:
+                if _RANK[c] <= 2:
                     moves.append(_PLAIN_PLAY[c][flag])
         elif phase is _JACKS:
             for c in hand:
-                if RANK[c] == JACK:
+                if _RANK[c] == JACK:
                     moves.append(_PLAIN_PLAY[c][flag])
         else:
-            top_rank = RANK[self.discard[-1]]
+            top_rank = _RANK[self.discard[-1]]
             active = self.active_suit
             wild = self._wild_ranks
             options = _PLAY_OPTIONS
             for c in hand:
-                r = RANK[c]
-                if r == top_rank or SUIT[c] == active or r in wild:
+                r = _RANK[c]
+                if r == top_rank or _SUIT[c] == active or r in wild:
                     moves.extend(options[c][flag])
         if self.decks > 1 and len(moves) > 1:
             moves = list(dict.fromkeys(moves))
-        if not moves or self.rules.draw_when_able:
+        if not moves or self._draw_when_able:
             moves.append(DRAW_ANNOUNCED if pending else DRAW)
         return moves
 
