@@ -9,7 +9,8 @@ both builds.
 import hashlib
 import random
 
-from craits.engine import Game, Rules, preset
+from craits.engine import CARDS, Game, Rules, preset
+from craits.engine.state import shuffle
 
 RULES: dict[str, Rules] = {
     "standard": preset("standard"),
@@ -47,3 +48,16 @@ def event_digest() -> str:
 
 def test_event_logs_match_the_pinned_digest() -> None:
     assert event_digest() == PINNED
+
+
+def test_the_engines_shuffle_is_randoms_shuffle() -> None:
+    """The engine's own Fisher-Yates (C when compiled) deals what ``random.shuffle`` deals."""
+    for size in (0, 1, 2, 3, 44, 52, 104):
+        for seed in range(20):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            cards = [CARDS[i % 52] for i in range(size)]
+            expected = list(cards)
+            shuffle(ours, cards)
+            theirs.shuffle(expected)
+            assert cards == expected
+            assert ours.getstate() == theirs.getstate()

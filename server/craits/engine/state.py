@@ -31,7 +31,7 @@ from .cards import (
     Card,
     build_deck,
 )
-from .events import Event
+from .events import Event, event
 from .functions import Next, Phase, function_table
 from .moves import DRAW, DRAW_ANNOUNCED, Move, MoveKind
 from .rules import Rules
@@ -138,12 +138,27 @@ _KIND_DRAW: Final = MoveKind.DRAW
 _KIND_CHOOSE_SUIT: Final = MoveKind.CHOOSE_SUIT
 # The card tables again, as this module's own ``Final`` names: ``cards`` is not compiled (``Card``
 # subclasses ``int``), and a compiled module reads another module's names through its dictionary.
-_CARDS: Final = CARDS
-_RANK: Final = RANK
-_SUIT: Final = SUIT
+_CARDS: Final[tuple[Card, ...]] = CARDS
+_RANK: Final[tuple[int, ...]] = RANK
+_SUIT: Final[tuple[int, ...]] = SUIT
 _COUNT_ADD: Final = {ACE: 1, 2: 2}
 _DRAW_RULE: Final = {_COUNT: "the count", _JACKS: "jack", _KING: "king"}
 """The rule a refused draw breaks, by phase (elsewhere: a normal turn)."""
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)`` exactly: CPython's Fisher-Yates with the same draws of random bits
+    (``_randbelow``), so every deal is what it always was (tests/engine/test_exact_games.py
+    checks both). Written out because the compiled engine runs it as C, where ``random``'s own
+    shuffle is Python code: a deal of 52 cards costs as much as 50 decisions otherwise."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Game:
@@ -391,7 +406,7 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
-        self.events.append(Event("play", seat, (card,), int(move.one_card), move.suit))
+        self.events.append(event("play", seat, (card,), int(move.one_card), move.suit))
         if forgot:
             self._announce_penalty(seat, "one_card")
         rank = _RANK[index]
@@ -399,13 +414,13 @@ class Game:
         phase = self.phase
         if phase is _COUNT:
             self.count += _COUNT_ADD[rank]
-            self.events.append(Event("count", value=self.count))
+            self.events.append(event("count", value=self.count))
             self._after_play(seat, (self.next_seat(seat), _COUNT, False))
         elif phase is _JACKS:
             self._after_play(seat, self._functions[rank](self, seat, card))
         elif phase is _KING and self.king_left > 1:
             self.king_left -= 1
-            self.events.append(Event("king", seat, value=self.king_left))
+            self.events.append(event("king", seat, value=self.king_left))
             self._after_play(seat, (seat, _KING, True))
         else:
             self.king_left = 0
@@ -416,7 +431,7 @@ class Game:
         if self.hands[seat]:
             self._go_to(nxt)
             return
-        self.events.append(Event("went_out", seat))
+        self.events.append(event("went_out", seat))
         next_seat, phase, _ = nxt
         if phase is _COUNT:
             self.out_in_count = True
@@ -434,7 +449,7 @@ class Game:
         if phase is _COUNT:
             came_round = not self.hands[seat]  # to a player who went out during the count
             self.draw(seat, self.count, "count")
-            self.events.append(Event("count_end", seat, value=self.count))
+            self.events.append(event("count_end", seat, value=self.count))
             self.count = 0
             if self.out_in_count:
                 self.out_in_count = False
@@ -452,7 +467,7 @@ class Game:
 
     def _choose_suit(self, seat: int, suit: int) -> None:
         self.active_suit = suit
-        self.events.append(Event("choose_suit", seat, aux=suit))
+        self.events.append(event("choose_suit", seat, aux=suit))
         self._go_to((self.next_seat(seat), _PLAY, False))
 
     # ----------------------------------------------------------------- steps used by functions
@@ -469,12 +484,12 @@ class Game:
         finally:
             if got:
                 self.hands[seat].extend(got)
-                self.events.append(Event("draw", seat, tuple(got), len(got), -1, why, True))
+                self.events.append(event("draw", seat, tuple(got), len(got), -1, why, True))
 
     def start_count(self, value: int) -> None:
         """A two begins the count."""
         self.count = value
-        self.events.append(Event("count", value=value))
+        self.events.append(event("count", value=value))
 
     def add_jack_penalty(self) -> None:
         """A jack adds two cards to what the next player must draw unless they play a jack."""
@@ -483,16 +498,16 @@ class Game:
     def start_king_sequence(self, seat: int) -> None:
         """A king obliges its player to play three more cards."""
         self.king_left = 3
-        self.events.append(Event("king", seat, value=3))
+        self.events.append(event("king", seat, value=3))
 
     def reverse(self) -> None:
         """A ten reverses the direction of play."""
         self.direction = -self.direction
-        self.events.append(Event("reverse", value=self.direction))
+        self.events.append(event("reverse", value=self.direction))
 
     def log_skip(self, seat: int, why: str) -> None:
         """Record that ``seat`` loses a turn (the caller moves play past it)."""
-        self.events.append(Event("skip", seat, detail=why))
+        self.events.append(event("skip", seat, detail=why))
 
     # ----------------------------------------------------------------- turn flow
     def _go_to(self, nxt: Next) -> None:
@@ -518,7 +533,7 @@ class Game:
 
     def _announce_penalty(self, seat: int, why: str) -> None:
         cards, forfeit = (1, 0) if self.rules.idiot_card else (2, 1)
-        self.events.append(Event("penalty", seat, (), cards, forfeit, why))
+        self.events.append(event("penalty", seat, (), cards, forfeit, why))
         self.forfeits[seat] += forfeit
         self.draw(seat, cards, "penalty")
 
@@ -527,34 +542,34 @@ class Game:
         self.pressure_counts[seat] += 1
         self.pressure_points[seat] += points
         self.totals[seat] += points
-        self.events.append(Event("pressure", seat, (), points, self.pressure_counts[seat]))
+        self.events.append(event("pressure", seat, (), points, self.pressure_counts[seat]))
         if len(self.discard) <= 1:
             raise _HandOver("pressure")
         pile = self.discard[:-1]
         del self.discard[:-1]
-        self._rng.shuffle(pile)
+        shuffle(self._rng, pile)
         self.stock = pile
-        self.events.append(Event("reshuffle", seat, (), len(pile)))
+        self.events.append(event("reshuffle", seat, (), len(pile)))
 
     # ----------------------------------------------------------------- hands
     def _draw_first_dealer(self) -> None:
         """Each player draws; lowest (2 low, A high) deals; the tied redraw among themselves."""
         rng = random.Random(f"craits:{self.seed}:first-dealer")
         deck = build_deck(self.decks)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         contenders = list(range(self.players))
         round_no = 1
         while True:
             drawn = {seat: deck.pop() for seat in contenders}
             for seat, card in drawn.items():
-                self.events.append(Event("dealer_draw", seat, (card,), round_no))
+                self.events.append(event("dealer_draw", seat, (card,), round_no))
             low = min(DRAW_ORDER[RANK[c]] for c in drawn.values())
             contenders = [s for s, c in drawn.items() if DRAW_ORDER[RANK[c]] == low]
             if len(contenders) == 1:
                 break
             round_no += 1
         self.dealer = contenders[0]
-        self.events.append(Event("first_dealer", self.dealer))
+        self.events.append(event("first_dealer", self.dealer))
 
     def _begin_hand(self, index: int, given: _Dealt | None = None) -> None:
         """Deal hand ``index`` (the ``given`` cards, if any) and carry out the upturned card,
@@ -577,14 +592,14 @@ class Game:
         self.count = self.jack_penalty = self.king_left = 0
         self.out_in_count = False
         self.forfeits = [0] * self.players
-        self.events.append(Event("hand_start", self.dealer, (), size, index + 1))
+        self.events.append(event("hand_start", self.dealer, (), size, index + 1))
         self._rng = random.Random(f"craits:{self.seed}:hand:{index}")
         n = self.players
         order = [(self.dealer + self.deal_direction * (i + 1)) % n for i in range(n)]
         dealt, deck = self._shuffle_and_deal(size, order) if given is None else given
-        self.events.append(Event("shuffle", value=size * n + len(deck)))
+        self.events.append(event("shuffle", value=size * n + len(deck)))
         for seat in order:
-            self.events.append(Event("deal", seat, tuple(dealt[seat]), size, -1, "", True))
+            self.events.append(event("deal", seat, tuple(dealt[seat]), size, -1, "", True))
         self.hands = dealt
         self.direction = 1
         self.stock = deck
@@ -597,7 +612,7 @@ class Game:
     def _shuffle_and_deal(self, size: int, order: Sequence[int]) -> _Dealt:
         """The hand's deck shuffled by its RNG, dealt one card at a time in ``order``."""
         deck = build_deck(self.decks, self._deck_without)
-        self._rng.shuffle(deck)
+        shuffle(self._rng, deck)
         dealt: list[list[Card]] = [[] for _ in range(self.players)]
         for _ in range(size):
             for seat in order:
@@ -619,7 +634,7 @@ class Game:
         dealer = self.dealer
         self.discard.append(card)
         self.active_suit = SUIT[card]
-        self.events.append(Event("upturn", dealer, (card,)))
+        self.events.append(event("upturn", dealer, (card,)))
         if RANK[card] in (8, 9):
             self.to_act, self.phase = dealer, _CHOOSE_SUIT
             return
@@ -638,8 +653,8 @@ class Game:
         scores = tuple(hand_score(h, rules) if h else out for h in self.hands)
         for seat, (cards, score) in enumerate(zip(self.hands, scores, strict=True)):
             self.totals[seat] += score
-            self.events.append(Event("hand_score", seat, tuple(cards), score, self.totals[seat]))
-        self.events.append(Event("hand_end", -1, (), self.hand_index + 1, -1, reason))
+            self.events.append(event("hand_score", seat, tuple(cards), score, self.totals[seat]))
+        self.events.append(event("hand_end", -1, (), self.hand_index + 1, -1, reason))
         self.hand_scores.append(scores)
         if reason == "cap":
             self.capped_hands += 1
@@ -655,9 +670,9 @@ class Game:
     def _finish_game(self) -> None:
         self.phase = _GAME_OVER
         final = places(self.totals)
-        self.events.append(Event("game_end", value=len(self.hand_scores)))
+        self.events.append(event("game_end", value=len(self.hand_scores)))
         for seat in range(self.players):
-            self.events.append(Event("final", seat, (), self.totals[seat], final[seat]))
+            self.events.append(event("final", seat, (), self.totals[seat], final[seat]))
         self.outcome = Outcome(
             totals=tuple(self.totals),
             places=tuple(final),
