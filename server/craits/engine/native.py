@@ -34,10 +34,11 @@ PURE_ENV: Final = "CRAITS_PURE_ENGINE"
 
 
 def source_digest() -> str:
-    """SHA-256 over the compiled modules' sources and this Python's extension suffix."""
+    """SHA-256 over every source of the package (the compiled modules were type-checked against
+    the others, which they import) and this Python's extension suffix."""
     digest = hashlib.sha256(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
-    for name in COMPILED_MODULES:
-        digest.update(name.encode() + b"\0" + (PACKAGE_DIR / f"{name}.py").read_bytes())
+    for path in sorted(PACKAGE_DIR.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
