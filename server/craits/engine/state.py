@@ -141,6 +141,10 @@ _KIND_CHOOSE_SUIT: Final = MoveKind.CHOOSE_SUIT
 _CARDS: Final[tuple[Card, ...]] = CARDS
 _RANK: Final[tuple[int, ...]] = RANK
 _SUIT: Final[tuple[int, ...]] = SUIT
+_ONE_CARD: Final[tuple[tuple[Card], ...]] = tuple((c,) for c in CARDS)
+"""An event's cards when it is one card (a play, most draws): shared, not built per event (each
+new tuple is one more object for the garbage collector to visit, and its collections were a
+sixth of a compiled decision)."""
 _COUNT_ADD: Final = {ACE: 1, 2: 2}
 _DRAW_RULE: Final = {_COUNT: "the count", _JACKS: "jack", _KING: "king"}
 """The rule a refused draw breaks, by phase (elsewhere: a normal turn)."""
@@ -406,7 +410,7 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
-        self.events.append(event("play", seat, (card,), int(move.one_card), move.suit))
+        self.events.append(event("play", seat, _ONE_CARD[index], int(move.one_card), move.suit))
         if forgot:
             self._announce_penalty(seat, "one_card")
         rank = _RANK[index]
@@ -473,8 +477,13 @@ class Game:
     # ----------------------------------------------------------------- steps used by functions
     def draw(self, seat: int, n: int, why: str) -> None:
         """``seat`` draws ``n`` cards, under shuffle pressure when the stock runs out."""
-        got: list[Card] = []
         stock = self.stock
+        if n == 1 and stock:  # most draws: one card, no reshuffle (nothing allocated)
+            card = stock.pop()
+            self.hands[seat].append(card)
+            self.events.append(event("draw", seat, _ONE_CARD[card], 1, -1, why, True))
+            return
+        got: list[Card] = []
         try:
             for _ in range(n):
                 if not stock:
@@ -634,7 +643,7 @@ class Game:
         dealer = self.dealer
         self.discard.append(card)
         self.active_suit = SUIT[card]
-        self.events.append(event("upturn", dealer, (card,)))
+        self.events.append(event("upturn", dealer, _ONE_CARD[card]))
         if RANK[card] in (8, 9):
             self.to_act, self.phase = dealer, _CHOOSE_SUIT
             return
