@@ -9,11 +9,14 @@ decisions, so the engine's decisions per second bounds both. Playouts use the sa
 decision. Two forms are timed: with ``since`` (only the events that seat has not seen yet, what
 a referee streaming events needs) and with the whole history (what a careless caller pays).
 
-Two more tables put the numbers in context. Peers: the same random-legal loop at 4 players on
+Two more tables put the numbers in context, each for both builds of the engine (the
+mypyc-compiled one, ``bash .ci/build-engine``, and pure Python, ``CRAITS_PURE_ENGINE=1``), each
+build measured in a child process of its own. Peers: the same random-legal loop at 4 players on
 OpenSpiel's ``crazy_eights`` and RLCard's UNO (``benchmarks/peer_engines.py``; installed by the
 ``benchmark`` extra, reported as missing otherwise). Search: what a search bot gets from the SDK,
 sampled worlds per second (``View.world_sampler().sample``) and playouts of the rest of the hand
-per second, from one mid-hand position.
+per second, from one mid-hand position. The first tables measure the build this process loaded,
+which the report names.
 
 Run::
 
@@ -28,6 +31,7 @@ import argparse
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -36,7 +40,8 @@ from typing import Any
 
 import peer_engines
 
-from craits.engine import Game, Rules, observe, preset
+import craits.engine
+from craits.engine import Game, Rules, native, observe, preset
 from craits.simulate import policy_rng, random_playout
 from craits_sdk import View
 
@@ -178,14 +183,39 @@ def observe_row(
 
 
 PEER_PLAYERS = 4
+COMPILED, PURE = "compiled", "pure"
+BUILD_NAMES = {COMPILED: "mypyc-compiled", PURE: "pure Python"}
+NOT_BUILT = "not built (bash .ci/build-engine)"
+"""What a row of the compiled build reports when there is none to measure."""
+
+
+def in_child(build: str, what: str, seconds: float, repeat: int) -> Any:
+    """One measurement (``--measure``) in a child process running ``build`` of the engine; None
+    when the compiled build was asked for and the child could not load it."""
+    env = dict(os.environ)
+    env.pop(native.PURE_ENV, None)
+    if build == PURE:
+        env[native.PURE_ENV] = "1"
+    command = [sys.executable, __file__, "--measure", what, "--peer-seconds", str(seconds),
+               "--repeat", str(repeat)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout)
+    return result if result.pop("compiled") == (build == COMPILED) else None
+
+
+def craits_rate(build: str, seconds: float) -> peer_engines.Rate | None:
+    """``peer_engines.craits_decisions`` at 4 players in a child running ``build``."""
+    rate = in_child(build, "peer", seconds, 1)
+    return None if rate is None else (rate["decisions"], rate["games"], rate["seconds"])
 
 
 def peer_rows(seconds: float, repeat: int) -> list[dict[str, Any]]:
-    """Decisions per second of the Craits engine and its peers, best of ``repeat`` rounds of
-    ``seconds`` CPU seconds each, the engines taking turns within every round."""
-    engines: dict[str, tuple[str, int, Callable[[], peer_engines.Rate]] | None] = {
-        "craits (Python)": ("", PEER_PLAYERS,
-                            lambda: peer_engines.craits_decisions(PEER_PLAYERS, seconds)),
+    """Decisions per second of the Craits engine (both builds) and its peers, best of
+    ``repeat`` rounds of ``seconds`` CPU seconds each, the engines taking turns in every round."""
+    engines: dict[str, tuple[str, int, Callable[[], peer_engines.Rate | None]] | None] = {
+        "craits, mypyc-compiled": (
+            NOT_BUILT, PEER_PLAYERS, lambda: craits_rate(COMPILED, seconds)),
+        "craits, pure Python": ("", PEER_PLAYERS, lambda: craits_rate(PURE, seconds)),
         "OpenSpiel crazy_eights (C++, stepped from Python)": (
             "pyspiel", PEER_PLAYERS,
             lambda: peer_engines.openspiel_decisions(PEER_PLAYERS, seconds)),
@@ -196,10 +226,13 @@ def peer_rows(seconds: float, repeat: int) -> list[dict[str, Any]]:
         for name, spec in engines.items():
             assert spec is not None
             module, _, task = spec
-            if module and not peer_engines.available(module):
+            if module and module != NOT_BUILT and not peer_engines.available(module):
                 continue
             progress(f"round {round_no}/{repeat}: {name}")
-            decisions, games, cpu = task()
+            rate = task()
+            if rate is None:
+                continue
+            decisions, games, cpu = rate
             if name not in best or decisions / cpu > best[name][0] / best[name][2]:
                 best[name] = (decisions, games, cpu)
     rows = []
@@ -225,6 +258,16 @@ def mid_hand_view(players: int = PEER_PLAYERS, seed: int = 3) -> View:
     for _ in range(2 * players):
         game.apply(choice(game.legal_moves()))
     return View.from_observation(observe(game, game.to_act), game.rules)
+
+
+def search_rows(seconds: float, repeat: int) -> list[dict[str, Any]]:
+    """``search_row`` for each build of the engine (the compiled one only if built)."""
+    rows = []
+    for build in (COMPILED, PURE):
+        progress(f"search: {BUILD_NAMES[build]}")
+        row = in_child(build, "search", seconds, repeat)
+        rows.append({"build": BUILD_NAMES[build], **(row or {"missing": NOT_BUILT})})
+    return rows
 
 
 def search_row(seconds: float, repeat: int) -> dict[str, Any]:
@@ -273,6 +316,8 @@ def machine() -> dict[str, Any]:
         "cores": os.cpu_count(),
         "system": f"{platform.system()} {platform.release()} {platform.machine()}",
         "load_average": load_average(),
+        "engine": "mypyc-compiled" if craits.engine.COMPILED
+        else f"pure Python ({craits.engine.NOT_COMPILED_BECAUSE})",
     }
 
 
@@ -307,7 +352,7 @@ def run(games: int, repeat: int, full_history: bool, peer_seconds: float) -> dic
     """Every measurement, as one JSON-ready object."""
     started = machine()
     peers = peer_rows(peer_seconds, repeat)
-    search = search_row(peer_seconds, repeat)
+    search = search_rows(peer_seconds, repeat)
     tasks: dict[Key, Callable[[], int]] = {}
     for config in CONFIGS:
         for players in PLAYER_COUNTS:
@@ -344,6 +389,7 @@ def report_lines(result: dict[str, Any]) -> list[str]:
     """The two tables, as printed and as pasted into docs/benchmarks.md."""
     m = result["machine"]
     lines = [f"Python {m['python']} ({m['implementation']}), {m['cores']} cores, {m['cpu']}",
+             f"engine (first two tables): {m['engine']}",
              f"load average (1, 5, 15 min) at start {m['load_average']}, "
              f"at end {result['load_average_at_end']}",
              f"{result['games']} games per cell, best of {result['repeat']} interleaved rounds "
@@ -362,21 +408,42 @@ def report_lines(result: dict[str, Any]) -> list[str]:
          for r in result["observe"]],
     )
     lines += ["", "Random-legal playouts beside other engines (same Python loop, CPU time):", ""]
+    openspiel = next((r["decisions_per_second"] for r in result["peers"]
+                      if r["engine"].startswith("OpenSpiel") and "missing" not in r), None)
     lines += table(
-        ["engine", "players", "decisions/game", "decisions/s"],
+        ["engine", "players", "decisions/game", "decisions/s", "of OpenSpiel's"],
         [[r["engine"], str(r["players"]), f"{r.get('decisions_per_game', 0):.0f}",
-          f"{r['decisions_per_second']:,.0f}" if "missing" not in r
-          else f"not installed ({r['missing']})"] for r in result["peers"]],
+          f"{r['decisions_per_second']:,.0f}" if "missing" not in r else missing(r["missing"]),
+          f"{r['decisions_per_second'] / openspiel:.2f}" if openspiel and "missing" not in r
+          else "n/a"] for r in result["peers"]],
     )
-    search = result["search"]
-    lines += ["", f"Search from one mid-hand position ({search['players']} players, hand "
-              f"{search['hand_number']}, {search['cards_in_hand']} cards in hand, "
-              f"{search['unseen_cards']} unseen):", ""]
+    measured = [row for row in result["search"] if "missing" not in row]
+    where = measured[0] if measured else {}
+    lines += ["", f"Search from one mid-hand position ({where.get('players')} players, hand "
+              f"{where.get('hand_number')}, {where.get('cards_in_hand')} cards in hand, "
+              f"{where.get('unseen_cards')} unseen):", ""]
     lines += table(
-        ["sampled worlds/s", "playouts to the end of the hand/s"],
-        [[f"{search['worlds_per_second']:,.0f}", f"{search['hand_playouts_per_second']:,.0f}"]],
+        ["engine", "sampled worlds/s", "playouts to the end of the hand/s"],
+        [[row["build"], f"{row['worlds_per_second']:,.0f}",
+          f"{row['hand_playouts_per_second']:,.0f}"] if "missing" not in row
+         else [row["build"], row["missing"], ""] for row in result["search"]],
     )
     return lines
+
+
+def missing(what: str) -> str:
+    """A table cell for an engine that could not be measured."""
+    return what if what == NOT_BUILT else f"not installed ({what})"
+
+
+def measure(what: str, seconds: float, repeat: int) -> dict[str, Any]:
+    """One ``--measure`` for ``in_child``, saying which build ran it."""
+    if what == "peer":
+        decisions, games, cpu = peer_engines.craits_decisions(PEER_PLAYERS, seconds)
+        row: dict[str, Any] = {"decisions": decisions, "games": games, "seconds": cpu}
+    else:
+        row = search_row(seconds, repeat)
+    return {"compiled": craits.engine.COMPILED, **row}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -396,7 +463,11 @@ def main(argv: list[str] | None = None) -> int:
         help="CPU seconds per round for each peer engine and search measurement (default 3)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--measure", choices=("peer", "search"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.measure:  # a child of in_child: one measurement, as JSON
+        print(json.dumps(measure(args.measure, args.peer_seconds, args.repeat)))
+        return 0
     if args.games < 1 or args.repeat < 1:
         parser.error("--games and --repeat must be at least 1")
     if args.quick:

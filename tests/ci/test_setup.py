@@ -1,4 +1,5 @@
-"""`.ci/setup` never fails for an optional package; `.ci/install-package --required` does.
+"""`.ci/setup` never fails for an optional package or the engine's compiled build;
+`.ci/install-package --required` and `.ci/build-engine --required` do.
 
 The set-up is run for real (bash, the real scripts) in a copy of `.ci/` whose virtualenv is
 already stamped as installed, so it skips pip and npm and goes straight to the optional
@@ -51,6 +52,7 @@ def run(
         "PATH": f"{fake_bin}{os.pathsep}{os.environ['PATH']}",
         "CRAITS_CHROMIUM": str(tmp_path / "no-such-chromium"),
         "CRAITS_BWRAP": str(tmp_path / "no-such-bwrap"),
+        "TMPDIR": str(tmp_path),
     }
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
 
@@ -61,7 +63,9 @@ def test_setup_succeeds_with_a_note_when_the_browser_install_fails(tmp_path: Pat
     done = run(["bash", ".ci/setup"], root, fake_bin, tmp_path)
     assert done.returncode == 0, done.stderr
     notes = done.stderr.strip().splitlines()
-    assert [note.split(" is not installed")[0] for note in notes] == [
+    # the copy's python cannot build the engine either: that is a note too, pure Python runs
+    assert notes[0].startswith("note: the engine was not compiled (mypyc build failed, see ")
+    assert [note.split(" is not installed")[0] for note in notes[1:]] == [
         "note: chromium", "note: bubblewrap"]
     assert "DPkg::Lock::Timeout=" in log.read_text()
 
@@ -74,3 +78,11 @@ def test_the_required_install_fails_when_apt_does(tmp_path: Path) -> None:
                fake_bin, tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith("error: could not install the Debian package chromium")
+
+
+def test_the_required_engine_build_fails_when_the_build_does(tmp_path: Path) -> None:
+    root = project_copy(tmp_path)
+    fake_bin, _log = failing_apt(tmp_path)
+    done = run(["bash", ".ci/build-engine", "--required"], root, fake_bin, tmp_path)
+    assert done.returncode == 1
+    assert "error: CI needs the mypyc-compiled engine and its build failed" in done.stderr

@@ -251,6 +251,23 @@ def test_clone_plays_on_independently_and_identically() -> None:
     assert copy.events == game.events and copy.outcome == game.outcome
 
 
+def test_clone_copies_every_field() -> None:
+    """``clone`` names the fields it copies (a compiled Game has no __dict__): none is missed,
+    and the mutable ones are copies, not shared."""
+    game = Game.new(CONFIGS["standard+face"][0], 3, 9)
+    copy = game.clone()
+    names = getattr(Game, "__mypyc_attrs__", None) or tuple(vars(game))
+    assert "hands" in names and "_rng" in names
+    for name in names:
+        if name == "__dict__":
+            continue
+        mine, theirs = getattr(game, name), getattr(copy, name)
+        assert mine == theirs or name == "_rng", name
+        if isinstance(mine, (list, set)) and name != "_legal":
+            assert mine is not theirs, name
+    assert copy._rng.getstate() == game._rng.getstate()
+
+
 def test_deals_do_not_depend_on_how_earlier_hands_were_played() -> None:
     r = preset("standard").replace(max_turns_per_hand=60)
 

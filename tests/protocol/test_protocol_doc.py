@@ -3,11 +3,13 @@ to write a bot in any language)."""
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 from pathlib import Path
 
-from craits.engine import Game, events, preset
+from craits import engine
+from craits.engine import Game, preset
 
 PROTOCOL_MD = Path(__file__).parents[2] / "docs" / "protocol.md"
 
@@ -21,8 +23,10 @@ def _documented_kinds() -> set[str]:
 
 
 def _engine_kinds() -> set[str]:
-    """The kinds in the engine's own table (``craits.engine.events``' docstring)."""
-    doc = events.__doc__ or ""
+    """The kinds in the engine's own table (``craits.engine.events``' docstring, read from the
+    source: a module compiled with mypyc keeps no ``__doc__``)."""
+    source = Path(engine.__file__).with_name("events.py")  # the package's sources, either build
+    doc = ast.get_docstring(ast.parse(source.read_text(encoding="utf-8"))) or ""
     return set(re.findall(r"^\| (\w+) \|", doc, flags=re.MULTILINE)) - {"kind"}
 
 

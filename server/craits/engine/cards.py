@@ -101,5 +101,8 @@ def format_cards(cards: list[Card] | tuple[Card, ...] | list[int]) -> str:
 
 
 def build_deck(decks: int, without_ranks: frozenset[int] = frozenset()) -> list[Card]:
-    """An unshuffled deck: ``decks`` copies of every card whose rank is not excluded."""
-    return [c for _ in range(decks) for c in CARDS if c.rank not in without_ranks]
+    """An unshuffled deck: ``decks`` copies of every card whose rank is not excluded (every
+    hand's deal builds one: the whole-deck case is a plain copy)."""
+    if not without_ranks:
+        return list(CARDS) * decks
+    return [c for _ in range(decks) for c in CARDS if RANK[c] not in without_ranks]

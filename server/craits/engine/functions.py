@@ -39,8 +39,12 @@ class Phase(IntEnum):
 
 
 Next = tuple[int, Phase, bool]
-_PLAY, _COUNT, _JACKS, _KING = Phase.PLAY, Phase.COUNT, Phase.JACKS, Phase.KING
-"""Bound once: an enum attribute lookup is ~10x slower than a module constant."""
+# Bound once: an enum attribute lookup is ~10x slower than a module constant, and a ``Final``
+# one is a C static when the engine is compiled (a plain global is a dictionary lookup).
+_PLAY: Final = Phase.PLAY
+_COUNT: Final = Phase.COUNT
+_JACKS: Final = Phase.JACKS
+_KING: Final = Phase.KING
 CardFunction = Callable[["Game", int, int], Next]
 
 
@@ -111,8 +115,15 @@ _FACE: Final[dict[int, CardFunction]] = {JACK: _jack, QUEEN: _queen, KING: _king
 
 
 def function_table(rules: Rules) -> tuple[CardFunction, ...]:
-    """Index by rank (1-13) to get the card's function under ``rules``."""
-    table = dict(_BASE)
-    if rules.face_cards:
-        table.update(_FACE)
-    return (_none, *(table[r] for r in range(1, 14)))
+    """Index by rank (1-13) to get the card's function under ``rules`` (one table per variant,
+    built once: every new game and every clone asks)."""
+    table = _TABLES.get(rules.face_cards)
+    if table is None:
+        functions = dict(_BASE)
+        if rules.face_cards:
+            functions.update(_FACE)
+        table = _TABLES[rules.face_cards] = (_none, *(functions[r] for r in range(1, 14)))
+    return table
+
+
+_TABLES: Final[dict[bool, tuple[CardFunction, ...]]] = {}

@@ -31,7 +31,7 @@ from .cards import (
     Card,
     build_deck,
 )
-from .events import Event
+from .events import Event, event
 from .functions import Next, Phase, function_table
 from .moves import DRAW, DRAW_ANNOUNCED, Move, MoveKind
 from .rules import Rules
@@ -125,13 +125,44 @@ def _play_options() -> tuple[tuple[tuple[Move, ...], ...], ...]:
 _PLAY_OPTIONS: Final = _play_options()
 _PLAIN_PLAY: Final = tuple(tuple(Move.play(c, -1, f) for f in (False, True)) for c in CARDS)
 # Enum members bound once: on CPython 3.11 ``Phase.PLAY`` goes through the enum metaclass
-# (~180 ns a lookup, ~10 per decision), a module constant costs ~15 ns.
-_PLAY, _COUNT, _JACKS, _KING = Phase.PLAY, Phase.COUNT, Phase.JACKS, Phase.KING
-_CHOOSE_SUIT, _GAME_OVER = Phase.CHOOSE_SUIT, Phase.GAME_OVER
-_KIND_PLAY, _KIND_DRAW, _KIND_CHOOSE_SUIT = MoveKind.PLAY, MoveKind.DRAW, MoveKind.CHOOSE_SUIT
+# (~180 ns a lookup, ~10 per decision), a module constant costs ~15 ns; ``Final`` makes it a C
+# static when the engine is compiled (a plain global is a dictionary lookup there).
+_PLAY: Final = Phase.PLAY
+_COUNT: Final = Phase.COUNT
+_JACKS: Final = Phase.JACKS
+_KING: Final = Phase.KING
+_CHOOSE_SUIT: Final = Phase.CHOOSE_SUIT
+_GAME_OVER: Final = Phase.GAME_OVER
+_KIND_PLAY: Final = MoveKind.PLAY
+_KIND_DRAW: Final = MoveKind.DRAW
+_KIND_CHOOSE_SUIT: Final = MoveKind.CHOOSE_SUIT
+# The card tables again, as this module's own ``Final`` names: ``cards`` is not compiled (``Card``
+# subclasses ``int``), and a compiled module reads another module's names through its dictionary.
+_CARDS: Final[tuple[Card, ...]] = CARDS
+_RANK: Final[tuple[int, ...]] = RANK
+_SUIT: Final[tuple[int, ...]] = SUIT
+_ONE_CARD: Final[tuple[tuple[Card], ...]] = tuple((c,) for c in CARDS)
+"""An event's cards when it is one card (a play, most draws): shared, not built per event (each
+new tuple is one more object for the garbage collector to visit, and its collections were a
+sixth of a compiled decision)."""
 _COUNT_ADD: Final = {ACE: 1, 2: 2}
 _DRAW_RULE: Final = {_COUNT: "the count", _JACKS: "jack", _KING: "king"}
 """The rule a refused draw breaks, by phase (elsewhere: a normal turn)."""
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)`` exactly: CPython's Fisher-Yates with the same draws of random bits
+    (``_randbelow``), so every deal is what it always was (tests/engine/test_exact_games.py
+    checks both). Written out because the compiled engine runs it as C, where ``random``'s own
+    shuffle is Python code: a deal of 52 cards costs as much as 50 decisions otherwise."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Game:
@@ -147,6 +178,10 @@ class Game:
         self.decks = 1 if players <= SINGLE_DECK_MAX else 2
         self.deal_sizes = rules.hands_in_game()
         self._functions = function_table(rules)
+        # Rules fields read at every decision, copied: ``Rules`` is frozen, and a compiled
+        # ``Game`` reads its own fields directly but another class's through ``getattr``.
+        self._max_turns = rules.max_turns_per_hand
+        self._draw_when_able = rules.draw_when_able
         self._wild_ranks = frozenset({8, 9}) if rules.nines_wild else frozenset({8})
         self._deck_without = (
             frozenset({KING, QUEEN}) if rules.remove_kings_queens and players <= 3 else frozenset()
@@ -273,8 +308,9 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (for look-ahead); the event log is shared up to now, copied after."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        # Every changing field by name: a compiled Game has no __dict__ to copy, nor a __new__
+        # that skips __init__ (a test checks that no field is left out).
+        other = Game(self.rules, self.players, self.seed)
         other.events = list(self.events)
         other.hands = [list(h) for h in self.hands]
         other.stock = list(self.stock)
@@ -284,9 +320,17 @@ class Game:
         other.pressure_points = list(self.pressure_points)
         other.forfeits = list(self.forfeits)
         other.hand_scores = list(self.hand_scores)
+        other.capped_hands, other.hand_index = self.capped_hands, self.hand_index
+        other.dealer, other.deal_direction = self.dealer, self.deal_direction
+        other.direction, other.active_suit = self.direction, self.active_suit
+        other.phase, other.to_act, other.count = self.phase, self.to_act, self.count
+        other.jack_penalty, other.king_left = self.jack_penalty, self.king_left
+        other.turns_in_hand, other.out_in_count = self.turns_in_hand, self.out_in_count
         other.announce_pending = set(self.announce_pending)
+        other.outcome = self.outcome
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
+        other._legal = self._legal
         return other
 
     # ----------------------------------------------------------------- queries
@@ -342,7 +386,7 @@ class Game:
         self.turns_in_hand += 1
         try:
             self._apply_checked(seat, move, forgot)
-            if self.turns_in_hand >= self.rules.max_turns_per_hand:
+            if self.turns_in_hand >= self._max_turns:
                 raise _HandOver("cap")
         except _HandOver as over:
             self._end_hand(over)
@@ -361,25 +405,26 @@ class Game:
             self._choose_suit(seat, move.suit)
 
     def _play(self, seat: int, move: Move, forgot: bool) -> None:
-        card = CARDS[move.card]
+        index: int = move.card
+        card = _CARDS[index]
         hand = self.hands[seat]
         hand.remove(card)
         self.discard.append(card)
-        self.events.append(Event("play", seat, (card,), int(move.one_card), move.suit))
+        self.events.append(event("play", seat, _ONE_CARD[index], int(move.one_card), move.suit))
         if forgot:
             self._announce_penalty(seat, "one_card")
-        rank = RANK[card]
-        self.active_suit = move.suit if move.suit >= 0 else SUIT[card]
+        rank = _RANK[index]
+        self.active_suit = move.suit if move.suit >= 0 else _SUIT[index]
         phase = self.phase
         if phase is _COUNT:
             self.count += _COUNT_ADD[rank]
-            self.events.append(Event("count", value=self.count))
+            self.events.append(event("count", value=self.count))
             self._after_play(seat, (self.next_seat(seat), _COUNT, False))
         elif phase is _JACKS:
             self._after_play(seat, self._functions[rank](self, seat, card))
         elif phase is _KING and self.king_left > 1:
             self.king_left -= 1
-            self.events.append(Event("king", seat, value=self.king_left))
+            self.events.append(event("king", seat, value=self.king_left))
             self._after_play(seat, (seat, _KING, True))
         else:
             self.king_left = 0
@@ -390,7 +435,7 @@ class Game:
         if self.hands[seat]:
             self._go_to(nxt)
             return
-        self.events.append(Event("went_out", seat))
+        self.events.append(event("went_out", seat))
         next_seat, phase, _ = nxt
         if phase is _COUNT:
             self.out_in_count = True
@@ -408,7 +453,7 @@ class Game:
         if phase is _COUNT:
             came_round = not self.hands[seat]  # to a player who went out during the count
             self.draw(seat, self.count, "count")
-            self.events.append(Event("count_end", seat, value=self.count))
+            self.events.append(event("count_end", seat, value=self.count))
             self.count = 0
             if self.out_in_count:
                 self.out_in_count = False
@@ -426,14 +471,19 @@ class Game:
 
     def _choose_suit(self, seat: int, suit: int) -> None:
         self.active_suit = suit
-        self.events.append(Event("choose_suit", seat, aux=suit))
+        self.events.append(event("choose_suit", seat, aux=suit))
         self._go_to((self.next_seat(seat), _PLAY, False))
 
     # ----------------------------------------------------------------- steps used by functions
     def draw(self, seat: int, n: int, why: str) -> None:
         """``seat`` draws ``n`` cards, under shuffle pressure when the stock runs out."""
-        got: list[Card] = []
         stock = self.stock
+        if n == 1 and stock:  # most draws: one card, no reshuffle (nothing allocated)
+            card = stock.pop()
+            self.hands[seat].append(card)
+            self.events.append(event("draw", seat, _ONE_CARD[card], 1, -1, why, True))
+            return
+        got: list[Card] = []
         try:
             for _ in range(n):
                 if not stock:
@@ -443,12 +493,12 @@ class Game:
         finally:
             if got:
                 self.hands[seat].extend(got)
-                self.events.append(Event("draw", seat, tuple(got), len(got), -1, why, True))
+                self.events.append(event("draw", seat, tuple(got), len(got), -1, why, True))
 
     def start_count(self, value: int) -> None:
         """A two begins the count."""
         self.count = value
-        self.events.append(Event("count", value=value))
+        self.events.append(event("count", value=value))
 
     def add_jack_penalty(self) -> None:
         """A jack adds two cards to what the next player must draw unless they play a jack."""
@@ -457,16 +507,16 @@ class Game:
     def start_king_sequence(self, seat: int) -> None:
         """A king obliges its player to play three more cards."""
         self.king_left = 3
-        self.events.append(Event("king", seat, value=3))
+        self.events.append(event("king", seat, value=3))
 
     def reverse(self) -> None:
         """A ten reverses the direction of play."""
         self.direction = -self.direction
-        self.events.append(Event("reverse", value=self.direction))
+        self.events.append(event("reverse", value=self.direction))
 
     def log_skip(self, seat: int, why: str) -> None:
         """Record that ``seat`` loses a turn (the caller moves play past it)."""
-        self.events.append(Event("skip", seat, detail=why))
+        self.events.append(event("skip", seat, detail=why))
 
     # ----------------------------------------------------------------- turn flow
     def _go_to(self, nxt: Next) -> None:
@@ -492,7 +542,7 @@ class Game:
 
     def _announce_penalty(self, seat: int, why: str) -> None:
         cards, forfeit = (1, 0) if self.rules.idiot_card else (2, 1)
-        self.events.append(Event("penalty", seat, (), cards, forfeit, why))
+        self.events.append(event("penalty", seat, (), cards, forfeit, why))
         self.forfeits[seat] += forfeit
         self.draw(seat, cards, "penalty")
 
@@ -501,34 +551,34 @@ class Game:
         self.pressure_counts[seat] += 1
         self.pressure_points[seat] += points
         self.totals[seat] += points
-        self.events.append(Event("pressure", seat, (), points, self.pressure_counts[seat]))
+        self.events.append(event("pressure", seat, (), points, self.pressure_counts[seat]))
         if len(self.discard) <= 1:
             raise _HandOver("pressure")
         pile = self.discard[:-1]
         del self.discard[:-1]
-        self._rng.shuffle(pile)
+        shuffle(self._rng, pile)
         self.stock = pile
-        self.events.append(Event("reshuffle", seat, (), len(pile)))
+        self.events.append(event("reshuffle", seat, (), len(pile)))
 
     # ----------------------------------------------------------------- hands
     def _draw_first_dealer(self) -> None:
         """Each player draws; lowest (2 low, A high) deals; the tied redraw among themselves."""
         rng = random.Random(f"craits:{self.seed}:first-dealer")
         deck = build_deck(self.decks)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         contenders = list(range(self.players))
         round_no = 1
         while True:
             drawn = {seat: deck.pop() for seat in contenders}
             for seat, card in drawn.items():
-                self.events.append(Event("dealer_draw", seat, (card,), round_no))
+                self.events.append(event("dealer_draw", seat, (card,), round_no))
             low = min(DRAW_ORDER[RANK[c]] for c in drawn.values())
             contenders = [s for s, c in drawn.items() if DRAW_ORDER[RANK[c]] == low]
             if len(contenders) == 1:
                 break
             round_no += 1
         self.dealer = contenders[0]
-        self.events.append(Event("first_dealer", self.dealer))
+        self.events.append(event("first_dealer", self.dealer))
 
     def _begin_hand(self, index: int, given: _Dealt | None = None) -> None:
         """Deal hand ``index`` (the ``given`` cards, if any) and carry out the upturned card,
@@ -551,14 +601,14 @@ class Game:
         self.count = self.jack_penalty = self.king_left = 0
         self.out_in_count = False
         self.forfeits = [0] * self.players
-        self.events.append(Event("hand_start", self.dealer, (), size, index + 1))
+        self.events.append(event("hand_start", self.dealer, (), size, index + 1))
         self._rng = random.Random(f"craits:{self.seed}:hand:{index}")
         n = self.players
         order = [(self.dealer + self.deal_direction * (i + 1)) % n for i in range(n)]
         dealt, deck = self._shuffle_and_deal(size, order) if given is None else given
-        self.events.append(Event("shuffle", value=size * n + len(deck)))
+        self.events.append(event("shuffle", value=size * n + len(deck)))
         for seat in order:
-            self.events.append(Event("deal", seat, tuple(dealt[seat]), size, -1, "", True))
+            self.events.append(event("deal", seat, tuple(dealt[seat]), size, -1, "", True))
         self.hands = dealt
         self.direction = 1
         self.stock = deck
@@ -571,7 +621,7 @@ class Game:
     def _shuffle_and_deal(self, size: int, order: Sequence[int]) -> _Dealt:
         """The hand's deck shuffled by its RNG, dealt one card at a time in ``order``."""
         deck = build_deck(self.decks, self._deck_without)
-        self._rng.shuffle(deck)
+        shuffle(self._rng, deck)
         dealt: list[list[Card]] = [[] for _ in range(self.players)]
         for _ in range(size):
             for seat in order:
@@ -593,7 +643,7 @@ class Game:
         dealer = self.dealer
         self.discard.append(card)
         self.active_suit = SUIT[card]
-        self.events.append(Event("upturn", dealer, (card,)))
+        self.events.append(event("upturn", dealer, _ONE_CARD[card]))
         if RANK[card] in (8, 9):
             self.to_act, self.phase = dealer, _CHOOSE_SUIT
             return
@@ -612,8 +662,8 @@ class Game:
         scores = tuple(hand_score(h, rules) if h else out for h in self.hands)
         for seat, (cards, score) in enumerate(zip(self.hands, scores, strict=True)):
             self.totals[seat] += score
-            self.events.append(Event("hand_score", seat, tuple(cards), score, self.totals[seat]))
-        self.events.append(Event("hand_end", -1, (), self.hand_index + 1, -1, reason))
+            self.events.append(event("hand_score", seat, tuple(cards), score, self.totals[seat]))
+        self.events.append(event("hand_end", -1, (), self.hand_index + 1, -1, reason))
         self.hand_scores.append(scores)
         if reason == "cap":
             self.capped_hands += 1
@@ -629,9 +679,9 @@ class Game:
     def _finish_game(self) -> None:
         self.phase = _GAME_OVER
         final = places(self.totals)
-        self.events.append(Event("game_end", value=len(self.hand_scores)))
+        self.events.append(event("game_end", value=len(self.hand_scores)))
         for seat in range(self.players):
-            self.events.append(Event("final", seat, (), self.totals[seat], final[seat]))
+            self.events.append(event("final", seat, (), self.totals[seat], final[seat]))
         self.outcome = Outcome(
             totals=tuple(self.totals),
             places=tuple(final),
@@ -655,26 +705,27 @@ class Game:
             return [Move.choose_suit(s, pending) for s in suits]
         flag = pending or len(hand) == 2
         moves: list[Move] = []
+        c: int  # a card as a plain int: a native integer when compiled, so the tables index fast
         if phase is _COUNT:
             for c in hand:
-                if RANK[c] <= 2:
+                if _RANK[c] <= 2:
                     moves.append(_PLAIN_PLAY[c][flag])
         elif phase is _JACKS:
             for c in hand:
-                if RANK[c] == JACK:
+                if _RANK[c] == JACK:
                     moves.append(_PLAIN_PLAY[c][flag])
         else:
-            top_rank = RANK[self.discard[-1]]
+            top_rank = _RANK[self.discard[-1]]
             active = self.active_suit
             wild = self._wild_ranks
             options = _PLAY_OPTIONS
             for c in hand:
-                r = RANK[c]
-                if r == top_rank or SUIT[c] == active or r in wild:
+                r = _RANK[c]
+                if r == top_rank or _SUIT[c] == active or r in wild:
                     moves.extend(options[c][flag])
         if self.decks > 1 and len(moves) > 1:
             moves = list(dict.fromkeys(moves))
-        if not moves or self.rules.draw_when_able:
+        if not moves or self._draw_when_able:
             moves.append(DRAW_ANNOUNCED if pending else DRAW)
         return moves
 
