@@ -62,7 +62,7 @@ def test_setup_succeeds_with_a_note_when_the_browser_install_fails(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     notes = done.stderr.strip().splitlines()
     assert [note.split(" is not installed")[0] for note in notes] == [
-        "note: chromium", "note: bubblewrap"]
+        "note: ray", "note: chromium", "note: bubblewrap"]
     assert "DPkg::Lock::Timeout=" in log.read_text()
 
 
