@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Final
 
@@ -69,17 +70,13 @@ class RayNode:
     def stop(self) -> None:
         """Stop the node (its processes are given a moment, then killed)."""
         self._signal(signal.SIGTERM)
-        try:
+        with suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            pass
         self.kill()
 
     def _signal(self, sig: signal.Signals) -> None:
-        try:
+        with suppress(ProcessLookupError):  # the whole group is gone already
             os.killpg(self.process.pid, sig)
-        except ProcessLookupError:
-            pass  # the whole group is gone already
 
 
 class RayCluster:

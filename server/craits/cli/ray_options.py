@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 from typing import Any
 
 from craits.referee.bridge import DEFAULT_HOST
-from craits.tournament.raytables import RayCluster
+from craits.tournament.raytables import RayCluster, RayError, check_reachable, ray_module
 
 from .common import UsageError
 
@@ -38,9 +37,11 @@ def ray_from_args(args: argparse.Namespace) -> RayCluster | None:
     if args.host != DEFAULT_HOST or args.port or getattr(args, "tls", None) is not None:
         raise UsageError("--host, --port and TLS are for remote bots, which play in one "
                          "process, not on a Ray cluster: leave them out, or leave out --ray")
-    if importlib.util.find_spec("ray") is None:
-        raise UsageError("--ray needs Ray, which is not installed here: "
-                         "pip install 'craits-arena[ray]' (the Ray version of the cluster)")
+    try:
+        ray_module()
+        check_reachable(address.strip())
+    except RayError as exc:
+        raise UsageError(str(exc)) from None
     return RayCluster(address.strip(), shared=args.ray_shared)
 
 

@@ -16,8 +16,8 @@ from craits.tournament.store import CSV_FIELDS
 
 from .common import int_range, port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
-from .standings_text import print_standings, stored, verdict_of
 from .ray_options import add_ray_options
+from .standings_text import print_standings, stored, verdict_of
 from .tables import console, tournaments_table
 from .tls import add_tls_options
 from .tournament_flags import add_tournament_flags

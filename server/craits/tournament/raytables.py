@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import logging
+import socket
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -33,12 +34,14 @@ from typing import Any, Final
 
 import trio
 
-from .records import FinishedGame
 from .rayworker import Failure, TableWorker
+from .records import FinishedGame
 from .schedule import Job
 from .worker import ERRORS, WorkerSetup
 from .workers import WorkerError
 
+CONNECT_S: Final = 10.0
+"""How long to wait for the head to accept a connection before saying it cannot be reached."""
 STOP_WAIT_S: Final = 15.0
 """How long the run process waits for a worker to stop its bots before Ray kills it."""
 
@@ -56,7 +59,7 @@ class RayCluster:
     """The bot directory is at the same path on every node: nothing is shipped."""
 
 
-def _ray() -> Any:
+def ray_module() -> Any:
     """The ``ray`` module, or ``RayError`` saying how to install it."""
     try:
         import ray
@@ -70,7 +73,8 @@ def connect(cluster: RayCluster, workdir: Path | None) -> int:
     """Join the cluster as its driver; the CPUs it has (one worker slot each).
 
     The bot directory is shipped unless the cluster shares it (or there is none)."""
-    ray = _ray()
+    ray = ray_module()
+    check_reachable(cluster.address)
     env = {} if cluster.shared or workdir is None else {"working_dir": str(workdir)}
     try:  # Ray's own log lines (its warnings among them) stay in the cluster's logs
         ray.init(address=cluster.address, runtime_env=env, log_to_driver=False,
@@ -81,12 +85,29 @@ def connect(cluster: RayCluster, workdir: Path | None) -> int:
     return int(ray.cluster_resources().get("CPU", 0))
 
 
+def check_reachable(address: str) -> None:
+    """``RayError`` unless something listens at ``HOST:PORT`` (``auto`` is Ray's to find):
+    ``ray.init`` would wait for an absent head for many minutes, saying nothing."""
+    host, colon, port = address.rpartition(":")
+    if address == "auto":
+        return
+    if not colon or not port.isdigit():
+        raise RayError(f"--ray {address}: give the address of the cluster's head as HOST:PORT "
+                       "(the port of `ray start --head --port`, 6379 by default), or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_S).close()
+    except OSError as exc:
+        raise RayError(f"cannot reach the Ray cluster's head at {address} "
+                       f"({exc.strerror or exc}): is it started (ray start --head) and is "
+                       "this its address?") from None
+
+
 def _cluster_errors_to_stderr() -> None:
     """Ray's driver prints the cluster's error messages (a node that died, an actor that
     cannot be placed) on stdout, from a thread of its own, through ``print_to_stdstream``;
     this process's stdout is for its results (``--json``), so they go to stderr, where they
     belong. Ray's private module is patched only if it still has that function."""
-    worker = importlib.import_module("ray._private.worker")
+    worker: Any = importlib.import_module("ray._private.worker")
     printer = getattr(worker, "print_to_stdstream", None)
     if printer is None or getattr(printer, "craits_stderr", False):
         return
@@ -100,7 +121,7 @@ def _cluster_errors_to_stderr() -> None:
 
 def disconnect() -> None:
     """Leave the cluster (the actors of this run end with it)."""
-    _ray().shutdown()
+    ray_module().shutdown()
 
 
 class RayTables:
@@ -127,7 +148,7 @@ class RayTables:
 
     async def close(self) -> None:
         """Let the actor stop its bots, then end it for good."""
-        ray = _ray()
+        ray = ray_module()
         with suppress(Exception):
             await _result(self.actor.stop.remote(), timeout=STOP_WAIT_S)
         ray.kill(self.actor, no_restart=True)
@@ -155,7 +176,7 @@ async def open_ray_workers(
     setup: WorkerSetup, count: int, cluster: RayCluster, concurrency: int,
 ) -> AsyncIterator[Sequence[RayTables]]:
     """``count`` worker actors on the cluster with their bots in (``connect`` first)."""
-    ray = _ray()
+    ray = ray_module()
     actor_class = ray.remote(TableWorker).options(
         num_cpus=1, max_restarts=-1, max_task_retries=-1, scheduling_strategy="SPREAD",
         max_concurrency=concurrency + 2,  # its tables, ``ready`` and ``stop``

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import threading
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -91,10 +92,8 @@ class TableWorker:
     def stop(self) -> None:
         """End the tables and stop the bots (the run process is done with this worker)."""
         if self._token is not None and self._stop is not None:
-            try:
+            with suppress(trio.RunFinishedError):  # it ended by itself
                 trio.from_thread.run_sync(self._stop.set, trio_token=self._token)
-            except trio.RunFinishedError:
-                pass
         self._thread.join(STOP_WAIT_S)
 
     def _run(self) -> None:
