@@ -198,3 +198,31 @@ def test_a_node_that_dies_loses_only_its_games_in_flight(
         recorded, distinct = con.execute(
             "SELECT COUNT(*), COUNT(DISTINCT job_id) FROM games").fetchone()
     assert recorded == distinct == games
+
+
+def test_a_killed_run_resumes_on_the_cluster_with_the_same_games(
+    cluster: RayCluster, local: Path, tmp_path: Path,
+) -> None:
+    """kill -9 of the run process: Ray ends its actors (the head's two CPUs are free again for
+    the resumed run's two), and a resume plays the rest."""
+    where = _tournament(tmp_path / "cup", deal_sets=2)
+    run = subprocess.Popen(_command(where, "--ray", cluster.address, "--workers", "2"),
+                           cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + RUN_S
+        while _done_games(where / "cup.sqlite") < 2:
+            assert run.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline, "the run made no progress"
+            time.sleep(0.05)
+    finally:
+        run.kill()
+        run.wait()
+    assert _done_games(where / "cup.sqlite") < 6
+    (tournament,) = Store.open(where / "cup.sqlite", mode="read").tournaments()
+    standings = _finished(subprocess.run(
+        [*CRAITS, "tournament", "resume", tournament.id, "--db", "cup.sqlite", "--json",
+         "--ray", cluster.address, "--workers", "2"],
+        cwd=where, capture_output=True, text=True, timeout=RUN_S))
+
+    assert standings["games"] == 6
+    assert _games(where / "cup.sqlite") == _games(local / "cup.sqlite")
