@@ -69,13 +69,18 @@ def ray_module() -> Any:
     return ray
 
 
-def connect(cluster: RayCluster, workdir: Path | None) -> int:
+def connect(cluster: RayCluster, workdir: Path | None, private: Sequence[Path] = ()) -> int:
     """Join the cluster as its driver; the CPUs it has (one worker slot each).
 
-    The bot directory is shipped unless the cluster shares it (or there is none)."""
+    The bot directory is shipped unless the cluster shares it (or there is none), without
+    the ``private`` files and directories in it (the store and the logs: no node needs them,
+    and no bot may read them); Ray also leaves out what its ``.gitignore`` and ``.rayignore``
+    name."""
     ray = ray_module()
     check_reachable(cluster.address)
-    env = {} if cluster.shared or workdir is None else {"working_dir": str(workdir)}
+    env: dict[str, Any] = {}
+    if not cluster.shared and workdir is not None:
+        env = {"working_dir": str(workdir), "excludes": _excludes(workdir, private)}
     try:  # Ray's own log lines (its warnings among them) stay in the cluster's logs
         ray.init(address=cluster.address, runtime_env=env, log_to_driver=False,
                  logging_level=logging.ERROR)
@@ -83,6 +88,13 @@ def connect(cluster: RayCluster, workdir: Path | None) -> int:
         raise RayError(f"cannot join the Ray cluster at {cluster.address}: {exc}") from None
     _cluster_errors_to_stderr()
     return int(ray.cluster_resources().get("CPU", 0))
+
+
+def _excludes(workdir: Path, private: Sequence[Path]) -> list[str]:
+    """``private`` paths inside ``workdir``, as patterns anchored at its root."""
+    root = workdir.resolve()
+    return [f"/{path.resolve().relative_to(root).as_posix()}"
+            for path in private if path.resolve().is_relative_to(root)]
 
 
 def check_reachable(address: str) -> None:

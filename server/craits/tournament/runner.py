@@ -319,7 +319,7 @@ async def _run_on_ray(
     isolation: Isolation, workers: int | None, cluster: RayCluster,
 ) -> None:
     """Join the cluster, play every game with worker actors on it, and leave it."""
-    cpus = await trio.to_thread.run_sync(connect, cluster, workdir)
+    cpus = await trio.to_thread.run_sync(connect, cluster, workdir, isolation.hidden)
     try:
         run = _Run(store, tournament_id, hook)
         count = ray_worker_count(workers, cpus, store.tournament(tournament_id).jobs["pending"])
