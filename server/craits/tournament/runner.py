@@ -2,11 +2,12 @@
 
 ``run_tournament`` runs ``concurrency`` tables in each place that plays them: this process (an
 embedded referee, if any bot has a process, and the bots: ``BotPool``, ``LocalTables``), or with
-``workers`` > 1 each worker process (``workers``). Each table claims the next pending job that
-does not put any bot over ``max_tables_per_bot`` there, has it played, and records the finished
-game (result and its record) in one transaction: this process is the store's one writer. A killed
-run leaves at worst some jobs ``running`` with nothing recorded; the next run resets them and
-plays them again from their seeds, so no game is lost or counted twice. A game's id is fixed
+``workers`` > 1 each worker process (``workers``), or each worker actor on a Ray cluster
+(``raytables``). Each table claims the next pending job that does not put any bot over
+``max_tables_per_bot`` there, has it played, and records the finished game (result and its
+record) in one transaction: this process is the store's one writer. A killed run leaves at
+worst some jobs ``running`` with nothing recorded; the next run resets them and plays them
+again from their seeds, so no game is lost or counted twice. A game's id is fixed
 when the tournament is created (an opaque keyed name, see ``schedule``), so a deterministic bot
 plays it the same way in a resumed run as in the first, in any process.
 """
@@ -31,7 +32,7 @@ from .botpool import BotPool, Isolation, isolation_problem
 from .config import TournamentConfig
 from .elo import OnlineElo
 from .lease import lease
-from .raytables import RayCluster, connect, disconnect, open_ray_workers
+from .raytables import RayCluster, RayError, connect, disconnect, open_ray_workers
 from .records import FinishedGame
 from .results import GameResult
 from .schedule import Job
@@ -261,10 +262,10 @@ def ray_problem(
 
 def ray_worker_count(asked: int | None, cpus: int, pending: int) -> int:
     """How many worker actors to start: ``asked``, else one per CPU of the cluster, never
-    more than there are games left; ``RunError`` if the cluster cannot place them all (each
+    more than there are games left; ``RayError`` if the cluster cannot place them all (each
     takes a CPU, and one that finds none would wait for one forever)."""
     if asked is not None and asked > cpus:
-        raise RunError(f"--workers {asked} needs {asked} CPUs of the Ray cluster, which has "
+        raise RayError(f"--workers {asked} needs {asked} CPUs of the Ray cluster, which has "
                        f"{cpus}: ask for at most {cpus}, or add nodes")
     return max(1, min(asked or cpus, pending))
 
