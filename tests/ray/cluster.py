@@ -1,9 +1,10 @@
 """A real Ray cluster of separate nodes on this machine, for tests: ``ray start`` as a user would.
 
-Each node is ``ray start --block`` in a process group of its own, so a node is stopped (or
-killed, as a machine that dies) by signalling its group, which holds every process Ray starts
-for it (its raylet, agents and workers); never with ``ray stop``, which would stop every Ray
-node on the machine, another test run's included. Every port is a free one picked here and the
+Each node is ``ray start --block`` in a session of its own, so a node is stopped (or killed,
+as a machine that dies) by signalling every process of that session, which holds every process
+Ray starts for it (its raylet and agents, and its workers, each in a process group of its own);
+never with ``ray stop``, which would stop every Ray node on the machine, another test run's
+included. Every port is a free one picked here and the
 cluster's files are in a temp directory of its own, so two test runs cannot meet.
 """
 
@@ -75,8 +76,22 @@ class RayNode:
         self.kill()
 
     def _signal(self, sig: signal.Signals) -> None:
-        with suppress(ProcessLookupError):  # the whole group is gone already
-            os.killpg(self.process.pid, sig)
+        for pid in session(self.process.pid):
+            with suppress(ProcessLookupError):  # gone already
+                os.kill(pid, sig)
+
+
+def session(sid: int) -> list[int]:
+    """The processes of session ``sid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == sid:
+            found.append(int(stat.parent.name))
+    return found
 
 
 class RayCluster:

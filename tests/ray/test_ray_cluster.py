@@ -53,17 +53,20 @@ name = "random"
 python = "craits_bots.random:RandomBot"
 """
 COUNTED = """
+import ray
 from craits_bots.lowcard import LowCardBot
 
 STARTS = {starts!r}
 
 
 class CountedLowCard(LowCardBot):
-    \"\"\"LowCardBot, noting each game it starts (and where this module was imported from).\"\"\"
+    \"\"\"LowCardBot, noting each game it starts, on which node, and where this module was
+    imported from.\"\"\"
 
     def on_game_start(self, game):
+        node = ray.get_runtime_context().get_node_id() if ray.is_initialized() else "local"
         with open(STARTS, "a") as out:
-            out.write(f"{{game.game_id}} {{__file__}}\\n")
+            out.write(f"{{game.game_id}} {{node}} {{__file__}}\\n")
         super().on_game_start(game)
 """
 CRAITS = [sys.executable, "-m", "craits"]
@@ -120,9 +123,11 @@ def _games(db: Path) -> list[tuple[Any, ...]]:
     ]
 
 
-def _starts(where: Path) -> list[tuple[str, str]]:
-    lines = (where / "starts.log").read_text().splitlines()
-    return [(game, module) for game, module in (line.split(" ", 1) for line in lines)]
+def _starts(where: Path) -> list[tuple[str, str, str]]:
+    """(game id, node id, module file) for each game the counted bot started."""
+    log = where / "starts.log"
+    lines = log.read_text().splitlines() if log.exists() else []
+    return [(game, node, module) for game, node, module in (line.split(" ", 2) for line in lines)]
 
 
 def _done_games(db: Path) -> int:
@@ -154,7 +159,8 @@ def test_two_nodes_play_the_same_games_as_one_process(
     games = _games(where / "cup.sqlite")
     assert len(games) == 6 and len(games[0][5]) > 20  # moves
     assert games == _games(local / "cup.sqlite")
-    shipped = {Path(module).parent for _, module in _starts(where)}
+    assert len({node for _, node, _ in _starts(where)}) == 2  # both nodes played
+    shipped = {Path(module).parent for _, _, module in _starts(where)}
     assert len(shipped) == 1 and where not in shipped  # Ray's copy of the directory ...
     copy = shipped.pop()
     assert (copy / "cup.toml").read_text() == (where / "cup.toml").read_text()
@@ -174,7 +180,8 @@ def test_a_node_that_dies_loses_only_its_games_in_flight(
                            cwd=where, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + RUN_S
-        while _done_games(where / "cup.sqlite") < 3:  # 9 left: both workers are playing
+        while (_done_games(where / "cup.sqlite") < 3  # 9 left: both workers are playing
+               or len({node for _, node, _ in _starts(where)}) < 2):  # on both nodes
             assert run.poll() is None, run.communicate()[1]
             assert time.monotonic() < deadline, "the run made no progress"
             time.sleep(0.05)
@@ -194,9 +201,11 @@ def test_a_node_that_dies_loses_only_its_games_in_flight(
     assert standings["games"] == games
     assert _games(where / "cup.sqlite") == _games(local / "cup.sqlite")
     assert standings["rows"] == local_standings["rows"]
-    started = [game for game, _ in _starts(where)]
-    assert len(set(started)) == games  # every game was played ...
-    assert len(started) > games  # ... and those in flight on the dead node again
+    starts = _starts(where)
+    assert len({game for game, _, _ in starts}) == games  # every game was played ...
+    again = [game for game, _, _ in starts if [g for g, _, _ in starts].count(game) > 1]
+    assert again  # ... those in flight on the dead node twice: there, then on the head
+    assert len({node for game, node, _ in starts if game in again}) == 2
     with sqlite3.connect(where / "cup.sqlite") as con:
         recorded, distinct = con.execute(
             "SELECT COUNT(*), COUNT(DISTINCT job_id) FROM games").fetchone()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import threading
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,21 +101,33 @@ class TableWorker:
         """The worker's trio run, on this actor's own thread, until ``stop``."""
         try:
             if needs_referee(self._setup.config):
-                bridge.run(self._serve)
+                bridge.run(_hold_tables, self._setup, self._opened_with)
             else:
-                trio.run(self._serve)
+                trio.run(_hold_tables, self._setup, self._opened_with)
         except BaseException as raised:
             self._failure = _failure_of(raised)
         finally:
             self._tables = None
             self._opened.set()
 
-    async def _serve(self) -> None:
-        async with open_tables(self._setup) as tables:
-            self._stop = trio.Event()
-            self._tables, self._token = tables, trio.lowlevel.current_trio_token()
-            self._opened.set()
-            await self._stop.wait()
+    def _opened_with(self, tables: LocalTables, stop: trio.Event) -> None:
+        """The tables are open (called in their trio run)."""
+        self._tables, self._stop = tables, stop
+        self._token = trio.lowlevel.current_trio_token()
+        self._opened.set()
+
+
+async def _hold_tables(setup: WorkerSetup, opened: Callable[[LocalTables, trio.Event], None]
+                       ) -> None:
+    """Open the tables, say so, and hold them open until the stop event is set.
+
+    A function, not a method: Ray makes an actor with any ``async def`` method an asyncio
+    actor, whose plain methods run one at a time on its event loop, and ``play`` must run
+    ``concurrency`` at once, on Ray's threads."""
+    async with open_tables(setup) as tables:
+        stop = trio.Event()
+        opened(tables, stop)
+        await stop.wait()
 
 
 def _failure_of(raised: BaseException) -> Failure:
