@@ -1,15 +1,18 @@
 """Tournament throughput, end to end: both lanes, one or more worker processes, and the store.
 
 Usage: ``.venv/bin/python benchmarks/tournament_bench.py [--deal-sets 8] [--table-size 3]
-[--lanes grpc inprocess] [--workers 1 2] [--concurrency 4 8] [--short] [--json]``
+[--lanes grpc inprocess] [--workers 1 2] [--concurrency 4 8] [--short] [--ray ADDRESS] [--json]``
 
 Each run is a real tournament (``run_tournament``) of greedy, random and lowcard, every game
 recorded in a fresh SQLite database with its record. The ``grpc`` lane plays them as bundled
 bots: an embedded gRPC referee and one process per bot, in each worker; the ``inprocess`` lane as
 ``python = "module:Class"`` bots inside each worker, with no referee server at all. With one
 worker the run process plays; with more, worker processes play and the run process records.
+With ``--ray ADDRESS`` the workers are actors on that Ray cluster instead (``raytables``), one
+per worker asked for, even one.
 Decisions are counted in the games' outcomes. CPU per decision is this process's and its
-children's (the bot processes, the workers), steadier than games/s on a shared machine.
+children's (the bot processes, the workers), steadier than games/s on a shared machine; on Ray
+the actors' CPU is not counted.
 
 Last, the single writer's ceiling: every game of the last run recorded again, one transaction
 each as the runner does, into a fresh store: games per second, no play at all.
@@ -30,6 +33,7 @@ from typing import Any
 from craits.engine import Rules
 from craits.referee import bridge
 from craits.tournament.config import BotSpec, ConfigError, TournamentConfig, default_config
+from craits.tournament.raytables import RayCluster
 from craits.tournament.records import FinishedGame
 from craits.tournament.runner import run_tournament
 from craits.tournament.store import Store
@@ -66,20 +70,22 @@ def config_for(lane: str, deal_sets: int, table_size: int, concurrency: int,
     return config
 
 
-def one_run(config: TournamentConfig, lane: str, workers: int
+def one_run(config: TournamentConfig, lane: str, workers: int, ray: RayCluster | None = None
             ) -> tuple[dict[str, Any], list[FinishedGame]]:
-    """Play one tournament in a temp dir and measure it."""
+    """Play one tournament in a temp dir and measure it (joining the cluster included)."""
     with tempfile.TemporaryDirectory() as tmp:
         store = KeepingStore(Store.open(Path(tmp) / "t.sqlite")._db)
         store.kept = []
         tid = store.create_tournament(config, tournament_id="bench")
         started, cpu = time.perf_counter(), _cpu_s()
-        bridge.run(partial(run_tournament, workers=workers), store, tid, Path(tmp) / "logs")
+        bridge.run(partial(run_tournament, workers=workers, ray=ray), store, tid,
+                   Path(tmp) / "logs")
         seconds, cpu = time.perf_counter() - started, _cpu_s() - cpu
         games = store.tournament(tid).jobs["done"]
         decisions = sum(int(g.outcome["decisions"]) for g in store.kept)
         store.close()
-    row = {"lane": lane, "workers": workers, "table_size": config.table_size,
+    row = {"lane": lane + (" on Ray" if ray else ""), "workers": workers,
+           "table_size": config.table_size,
            "concurrency": config.concurrency, "games": games, "seconds": round(seconds, 2),
            "games_per_s": round(games / seconds, 1), "decisions_per_s": round(decisions / seconds),
            "cpu_us_per_decision": round(cpu * 1e6 / max(1, decisions), 1)}
@@ -117,8 +123,11 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[4],
                         help="tables per worker (each value is a run)")
     parser.add_argument("--short", action="store_true", help="short games (default: full)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="play on this Ray cluster (HOST:PORT of its head)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    ray = RayCluster(args.ray) if args.ray else None
     rows: list[dict[str, Any]] = []
     try:
         for lane in args.lanes:
@@ -126,7 +135,7 @@ def main() -> None:
                 config = config_for(lane, args.deal_sets, args.table_size, concurrency,
                                     args.short)
                 for workers in args.workers:
-                    row, games = one_run(config, lane, workers)
+                    row, games = one_run(config, lane, workers, ray)
                     rows.append(row)
         ceiling = store_ceiling(config, games)
     except ConfigError as exc:

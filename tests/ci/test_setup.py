@@ -66,7 +66,7 @@ def test_setup_succeeds_with_a_note_when_the_browser_install_fails(tmp_path: Pat
     # the copy's python cannot build the engine either: that is a note too, pure Python runs
     assert notes[0].startswith("note: the engine was not compiled (mypyc build failed, see ")
     assert [note.split(" is not installed")[0] for note in notes[1:]] == [
-        "note: chromium", "note: bubblewrap"]
+        "note: ray", "note: chromium", "note: bubblewrap"]
     assert "DPkg::Lock::Timeout=" in log.read_text()
 
 

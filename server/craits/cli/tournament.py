@@ -16,6 +16,7 @@ from craits.tournament.store import CSV_FIELDS
 
 from .common import int_range, port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results
+from .ray_options import add_ray_options
 from .standings_text import print_standings, stored, verdict_of
 from .tables import console, tournaments_table
 from .tls import add_tls_options
@@ -75,7 +76,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="worker processes that play tables, each with its own bots "
                         f"(default: one per core, here {os.cpu_count() or 1}, but fewer for a "
                         "small tournament); 1 plays in this process; a tournament with remote "
-                        "bots, --host or --port uses 1")
+                        "bots, --host or --port uses 1; with --ray: worker actors on the "
+                        "cluster (default: one per CPU it has)")
+    add_ray_options(parser)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -22,12 +22,14 @@ from craits.tournament.botpool import (
 )
 from craits.tournament.config import ConfigError, TournamentConfig, fairness_notes
 from craits.tournament.lease import LeaseError, lease
+from craits.tournament.raytables import RayError
 from craits.tournament.runner import RunError, bot_directory, run_tournament
 from craits.tournament.store import Store, TournamentInfo
 
 from .common import UsageError
 from .database import DEFAULT_DB, database_path, open_results
 from .live import LiveDisplay
+from .ray_options import ray_from_args, ray_words
 from .standings_text import games_per_deal_set, print_standings, stored
 from .tls import tls_from_args
 from .tournament_flags import read_table, with_flags
@@ -64,6 +66,7 @@ def run_config(args: argparse.Namespace) -> TournamentConfig:
 def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
     args.tls = tls_from_args(args)
+    args.ray_cluster = ray_from_args(args)
     try:
         config = run_config(args)
         check_launchable(config.bots)
@@ -89,6 +92,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
     args.tls = tls_from_args(args)
+    args.ray_cluster = ray_from_args(args)
     db = database_path(args)
     with open_results(db, "write") as store:
         info = stored(store, args.id, db)
@@ -193,7 +197,7 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
     tls = getattr(args, "tls", None)
     if tls is not None:  # remote bots dial TLS: the resumed run must serve it too
         words += ["--tls-cert", str(tls.cert), "--tls-key", str(tls.key)]
-    return shlex.join(words)
+    return shlex.join(words + ray_words(args))
 
 
 def store_files(db: Path) -> tuple[Path, ...]:
@@ -234,13 +238,17 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     try:
         try:
             bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
-                       args.port, store_files(db), args.tls, args.workers)
+                       args.port, store_files(db), args.tls, args.workers, args.ray_cluster)
         finally:  # the live block stays; what follows starts on a fresh line below it
             display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed
         raise UsageError(str(exc)) from None
     except bridge.ListenError as exc:
         raise UsageError(_cannot_listen(store, tid, db, args, fresh, exc)) from None
+    except RayError as exc:  # the cluster, not the tournament: it may be there later
+        kept = ("no tournament was kept" if _dropped_if_new(store, tid, fresh)
+                else f"resume with `{resume_command(tid, db, args)}`")
+        raise UsageError(f"{exc}; {kept}") from None
     except (LaunchError, BotStartError) as exc:  # its stored command would fail again
         raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None
     except BotPoolError as exc:  # a remote bot late, or a bot that kept dying: try again later

@@ -2,11 +2,12 @@
 
 ``run_tournament`` runs ``concurrency`` tables in each place that plays them: this process (an
 embedded referee, if any bot has a process, and the bots: ``BotPool``, ``LocalTables``), or with
-``workers`` > 1 each worker process (``workers``). Each table claims the next pending job that
-does not put any bot over ``max_tables_per_bot`` there, has it played, and records the finished
-game (result and its record) in one transaction: this process is the store's one writer. A killed
-run leaves at worst some jobs ``running`` with nothing recorded; the next run resets them and
-plays them again from their seeds, so no game is lost or counted twice. A game's id is fixed
+``workers`` > 1 each worker process (``workers``), or each worker actor on a Ray cluster
+(``raytables``). Each table claims the next pending job that does not put any bot over
+``max_tables_per_bot`` there, has it played, and records the finished game (result and its
+record) in one transaction: this process is the store's one writer. A killed run leaves at
+worst some jobs ``running`` with nothing recorded; the next run resets them and plays them
+again from their seeds, so no game is lost or counted twice. A game's id is fixed
 when the tournament is created (an opaque keyed name, see ``schedule``), so a deterministic bot
 plays it the same way in a resumed run as in the first, in any process.
 """
@@ -31,6 +32,7 @@ from .botpool import BotPool, Isolation, isolation_problem
 from .config import TournamentConfig
 from .elo import OnlineElo
 from .lease import lease
+from .raytables import RayCluster, RayError, connect, disconnect, open_ray_workers
 from .records import FinishedGame
 from .results import GameResult
 from .schedule import Job
@@ -183,13 +185,14 @@ class _Run:
 async def run_tournament(
     store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
     host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (),
-    tls: TlsFiles | None = None, workers: int | None = 1,
+    tls: TlsFiles | None = None, workers: int | None = 1, ray: RayCluster | None = None,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
     ``workers`` > 1: that many worker processes play the tables, each with its own bots, and
     this process only claims and records (``workers``); None: as many as pay off (see
-    ``worker_count``, also for when fewer run).
+    ``worker_count``, also for when fewer run). ``ray``: the workers are actors on that Ray
+    cluster instead (``raytables``), by default one per CPU of the cluster.
 
     Launched bots run in the directory the tournament was started from (``bot_directory``);
     isolated ones in sandboxes that mask ``hidden`` (the store's files) and ``log_dir``.
@@ -201,18 +204,24 @@ async def run_tournament(
     config = store.config(tournament_id)
     workdir = bot_directory(store.tournament(tournament_id), config)
     problem = isolation_problem(config, workdir)
+    if problem is None and ray is not None:
+        problem = ray_problem(config, tls, (host, port))
     if problem is not None:
         raise RunError(problem)
     isolation = Isolation(config.isolated, (*hidden, log_dir.resolve().parent))
     with lease(log_dir, tournament_id):
         store.reset_running(tournament_id)
         store.set_status(tournament_id, "running")
-        workers = 1 if tls else worker_count(config, workers, store.tournament(tournament_id),
-                                             (host, port))
         finished = False
         try:
-            await _run(store, tournament_id, log_dir, hook, (host, port), workdir, isolation,
-                       tls, workers)
+            if ray is not None:
+                await _run_on_ray(store, tournament_id, log_dir, hook, workdir, isolation,
+                                  workers, ray)
+            else:
+                workers = 1 if tls else worker_count(
+                    config, workers, store.tournament(tournament_id), (host, port))
+                await _run(store, tournament_id, log_dir, hook, (host, port), workdir,
+                           isolation, tls, workers)
             finished = True
         except BaseExceptionGroup as group:
             raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
@@ -238,6 +247,27 @@ def worker_count(
     if asked is None:
         asked = min(os.cpu_count() or 1, pending // (2 * config.concurrency))
     return max(1, min(asked, pending))
+
+
+def ray_problem(
+    config: TournamentConfig, tls: TlsFiles | None, address: tuple[str, int]
+) -> str | None:
+    """Why the tournament cannot be played on a Ray cluster, if it cannot: its remote bots dial
+    one referee at one address, and each worker on the cluster has a referee of its own."""
+    if any(bot.kind == "remote" for bot in config.bots) or tls or address != (DEFAULT_HOST, 0):
+        return ("a tournament with remote bots (or --host, --port or TLS, which are for them) "
+                "plays in one process, not on a Ray cluster: leave out --ray")
+    return None
+
+
+def ray_worker_count(asked: int | None, cpus: int, pending: int) -> int:
+    """How many worker actors to start: ``asked``, else one per CPU of the cluster, never
+    more than there are games left; ``RayError`` if the cluster cannot place them all (each
+    takes a CPU, and one that finds none would wait for one forever)."""
+    if asked is not None and asked > cpus:
+        raise RayError(f"--workers {asked} needs {asked} CPUs of the Ray cluster, which has "
+                       f"{cpus}: ask for at most {cpus}, or add nodes")
+    return max(1, min(asked or cpus, pending))
 
 
 def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None:
@@ -283,6 +313,25 @@ async def _run(
             with trio.CancelScope(shield=True):
                 await pool.stop()
             nursery.cancel_scope.cancel()
+
+
+async def _run_on_ray(
+    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook, workdir: Path | None,
+    isolation: Isolation, workers: int | None, cluster: RayCluster,
+) -> None:
+    """Join the cluster, play every game with worker actors on it, and leave it."""
+    cpus = await trio.to_thread.run_sync(connect, cluster, workdir, isolation.hidden)
+    try:
+        run = _Run(store, tournament_id, hook)
+        count = ray_worker_count(workers, cpus, store.tournament(tournament_id).jobs["pending"])
+        setup = WorkerSetup(tournament_id, run.config.to_dict(), log_dir, workdir,
+                            isolation.hidden, DEFAULT_HOST)
+        async with open_ray_workers(setup, count, cluster, run.config.concurrency) as places:
+            hook(run.progress)
+            await _play_all(run, places)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(disconnect)
 
 
 async def _play_all(run: _Run, places: Sequence[Tables]) -> None:

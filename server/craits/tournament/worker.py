@@ -16,6 +16,8 @@ its own name, so the command that ran the tournament says what it says without w
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -56,8 +58,12 @@ class WorkerSetup:
     """Which worker this is (1, 2, ...): its bots' logs are named with it."""
 
 
-async def serve(conn: Connection, setup: WorkerSetup) -> None:
-    """Play what the run process sends until it closes the connection."""
+@asynccontextmanager
+async def open_tables(setup: WorkerSetup) -> AsyncIterator[LocalTables]:
+    """The tables of one worker: its referee (only if some bot has a process) and its bot pool,
+    all bots in; the bots are stopped when the body ends, however it ends. What every place that
+    plays tables for a run process holds: a worker process (``serve``) or a Ray actor
+    (``rayworker``)."""
     config = config_from_dict(setup.config)
     isolation = Isolation(config.isolated, setup.hidden)
     async with (
@@ -68,19 +74,33 @@ async def serve(conn: Connection, setup: WorkerSetup) -> None:
                        isolation=isolation, log_tag=f"w{setup.number}")
         try:
             await pool.start(config.bots, REMOTE_CONNECT_S)
-            conn.send(("ready",))
-            await _play_sent(conn, LocalTables(pool, config, setup.tournament_id))
-        except BaseException as raised:
-            exc = sole_exception(raised) if isinstance(raised, BaseExceptionGroup) else raised
-            if isinstance(exc, BrokenPipeError | ConnectionResetError):
-                return  # the run process is gone (or let us go): nobody to tell
-            if type(exc).__name__ not in ERRORS:
-                raise
-            conn.send(("error", type(exc).__name__, str(exc)))
+            yield LocalTables(pool, config, setup.tournament_id)
         finally:
             with trio.CancelScope(shield=True):
                 await pool.stop()
             nursery.cancel_scope.cancel()
+
+
+def reported(raised: BaseException) -> Exception | None:
+    """The error a worker reports to its run process (one of ``ERRORS``), else None."""
+    exc = sole_exception(raised) if isinstance(raised, BaseExceptionGroup) else raised
+    return exc if isinstance(exc, Exception) and type(exc).__name__ in ERRORS else None
+
+
+async def serve(conn: Connection, setup: WorkerSetup) -> None:
+    """Play what the run process sends until it closes the connection."""
+    try:
+        async with open_tables(setup) as tables:
+            conn.send(("ready",))
+            await _play_sent(conn, tables)
+    except BaseException as raised:
+        exc = sole_exception(raised) if isinstance(raised, BaseExceptionGroup) else raised
+        if isinstance(exc, BrokenPipeError | ConnectionResetError):
+            return  # the run process is gone (or let us go): nobody to tell
+        error = reported(raised)
+        if error is None:
+            raise
+        conn.send(("error", type(error).__name__, str(error)))
 
 
 async def _play_sent(conn: Connection, tables: LocalTables) -> None:
