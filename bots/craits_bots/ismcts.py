@@ -27,6 +27,7 @@ from craits_sdk import Bot, View, WorldError, run
 
 from .budget import Budget
 from .expert import ExpertBot
+from .playout import DEPTH
 from .random import seed_from_env
 from .search_tree import Node, best_move, iterate
 
@@ -51,9 +52,11 @@ class IsmctsBot(Bot):
 
     def __init__(
         self, seed: int | None = None, *, iterations: int | None = None,
-        cap_ms: float | None = None,
+        cap_ms: float | None = None, depth: int = DEPTH,
     ) -> None:
         self.seed = seed_from_env() if seed is None else seed
+        self.depth = depth
+        """Moves a playout makes before its position is estimated (``craits_bots.playout``)."""
         env_iterations = _env_number("CRAITS_ISMCTS_ITERATIONS")
         self.iterations = iterations or (int(env_iterations) if env_iterations else None)
         self.cap_ms = cap_ms if cap_ms is not None else _env_number("CRAITS_ISMCTS_MS")
@@ -77,12 +80,12 @@ class IsmctsBot(Bot):
         done = 0
         if self.iterations is not None:
             for _ in range(self.iterations):
-                iterate(root, sampler.sample(rng, history=False), rng)
+                iterate(root, sampler.sample(rng, history=False), rng, self.depth)
             done = self.iterations
         else:
             deadline = self._budget(view).deadline()
             while time.perf_counter() < deadline:
-                iterate(root, sampler.sample(rng, history=False), rng)
+                iterate(root, sampler.sample(rng, history=False), rng, self.depth)
                 done += 1
         self.last_iterations = done
         return best_move(root, view.legal_moves)
