@@ -8,7 +8,9 @@ each hand once. ``--bot`` is a bundled name with optional keyword arguments for 
 (``name:key=value,key=value``). For each opponent the bench reports the bot's pairwise score
 (1 a better final total, ½ equal, 0 worse; the measure Bradley–Terry ratings use), its Elo
 equivalent with a 95% interval from the spread of the deal sets, the mean points by which the
-bot's total beat the opponent's, and the CPU time the bot spent per decision.
+bot's total beat the opponent's, and the games needed to separate the two at 95% at that mean
+and spread; and the CPU time the bot spent per decision with a choice (two legal moves or more).
+``--independent`` deals every game afresh instead, for comparing the games needed.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
 
 
 class _Timed(Bot):
-    """A bot wrapped to count its decisions and the CPU time they took."""
+    """A bot wrapped to count its decisions with a choice (two legal moves or more) and the CPU
+    time they took."""
 
     def __init__(self, inner: Bot) -> None:
         self.inner = inner
@@ -56,6 +59,8 @@ class _Timed(Bot):
         self.cpu = 0.0
 
     def decide(self, view: View) -> MoveLike:
+        if len(view.legal_moves) == 1:  # no choice: not a decision the bot thinks about
+            return view.legal_moves[0]
         start = time.process_time()
         move = self.inner.move_for(view)
         self.cpu += time.process_time() - start
@@ -172,7 +177,8 @@ def main() -> None:
         return
     how = "independent deals" if args.independent else "duplicate deal sets"
     print(f"{args.bot} at tables of {args.players}, {how}: {report['games']} games, "
-          f"{report['cpu_ms_per_decision']:.1f} ms CPU a decision, {report['seconds']:.0f} s")
+          f"{report['cpu_ms_per_decision']:.1f} ms CPU a decision with a choice, "
+          f"{report['seconds']:.0f} s")
     for row in rows:
         print(f"  vs {row['opponent']:>8}: score {row['score']:.3f}, Elo {row['elo']:+.0f} "
               f"[{row['elo_low']:+.0f}, {row['elo_high']:+.0f}], "
