@@ -1,8 +1,9 @@
 """``IsmctsBot``: information-set Monte Carlo tree search over sampled worlds.
 
-Three pieces, each in its own module: the SDK's sampler deals worlds that agree with what the
-seat has seen (``craits_sdk.worlds``), the tree searches them (``craits_bots.search_tree``), and
-the budget says for how long (``craits_bots.budget``: half of ``move_ms`` plus half the bank
+Four pieces, each in its own module: the SDK's sampler deals worlds that agree with what the
+seat has seen (``craits_sdk.worlds``), the tree searches them (``craits_bots.search_tree``), a
+short playout and an estimate finish each iteration (``craits_bots.playout``), and the budget
+says for how long (``craits_bots.budget``: half of ``move_ms`` plus half the bank
 spread over the decisions the seat still expects). The root is biased towards the ``expert``
 bot's move, so that a short search plays at least as the expert does and a longer one overrules
 it where the sampled worlds say so. A fixed ``iterations`` replaces the clock and
