@@ -141,10 +141,18 @@ def main() -> None:
                         help="deal every game afresh instead of duplicate deal sets")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.deals < 2:
+        parser.error("--deals must be at least 2 (an interval needs the spread of two)")
+    if not 2 <= args.players <= 10:
+        parser.error("--players must be 2 to 10")
     against = args.against.split(",")
     for spec in (args.bot, *against):
         if parse_spec(spec)[0] not in BUNDLED:
             parser.error(f"no bundled bot {spec!r}; known: {', '.join(BUNDLED)}")
+        try:
+            _make(spec, 0)
+        except (TypeError, ValueError) as exc:
+            parser.error(f"cannot make {spec!r}: {exc}")
     started = time.perf_counter()
     deals = range(args.first_deal, args.first_deal + args.deals)
     with ProcessPoolExecutor(args.workers) as pool:
