@@ -2,12 +2,12 @@
 
 A search iteration ends in a position somewhere inside the hand. Playing every world to the end
 of the hand is what the first ``ismcts`` did; it measured weak (``docs/strategies.md``): an
-8-card hand at 3 players takes about 60 more moves, most of them draws, so a 100 ms budget bought
-about a hundred playouts, each ending in a score that one lucky draw swings by tens of points.
+8-card hand at 3 players takes about 65 moves, most of them draws, so a 100 ms budget bought a
+couple of hundred playouts, each ending in a score that one lucky draw swings by tens of points.
 Here a playout stops after ``DEPTH`` moves and the position is *estimated* instead: each seat
 expects to go out with a probability that falls with the cards it holds, and otherwise to be
-scored on them. That is several times cheaper per iteration and much less noisy; the depth was
-chosen by measurement (``benchmarks/strength_bench.py``).
+scored on them. That is cheaper per iteration and less noisy; the depth was chosen by
+measurement (``benchmarks/strength_bench.py``, ``docs/strategies.md``).
 
 The policy that plays the moves is a cheap version of ``greedy`` on the engine's own state (no
 ``View``): go out if possible, shed the costliest card, prefer a move that leaves a suit the seat
@@ -32,8 +32,9 @@ from craits.engine.scoring import CARD_POINTS
 SCALE: Final = 60.0
 """Points per unit of reward: about the spread of one hand's scores between seats."""
 DEPTH: Final = 16
-"""Moves a playout makes before the position is estimated (measured: 8 and 16 both beat playing
-to the end of the hand at a fixed iteration count, and cost a half to two thirds as much)."""
+"""Moves a playout makes before the position is estimated (measured at a fixed iteration count:
+8 and 16 played as well as playouts to the end of the hand, within the noise, at a half and two
+thirds of the cost; 16 won by more points)."""
 NOISE: Final = 0.15
 """Share of random plays in a playout, so that playouts from one world differ."""
 OUT_SHARPNESS: Final = 0.5
