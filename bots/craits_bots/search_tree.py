@@ -2,32 +2,30 @@
 
 Each iteration plays one sampled world (``craits_sdk.worlds``) from the root: down the tree by
 UCB1 while every move of the world's position has been tried (at the root, with a bias towards
-the move a heuristic prefers), one new node, then a quick
-playout to the end of the hand, and the result backed up. A node is a sequence of moves from the
-root, whoever made them; what is legal there depends on the world (the others' cards), so each
-child counts how often it was *available* and UCB uses that count instead of the parent's visits
-(Cowling, Powley and Whitehouse 2012). Each seat chooses by its own reward (max-n), so the
-others are searched as players trying to do well, not as random movers.
+the move a heuristic prefers), one new node, then a short playout by a quick policy and an
+estimate of the position it reaches (``craits_bots.playout``), and the result backed up. A node
+is a sequence of moves from the root, whoever made them; what is legal there depends on the
+world (the others' cards), so each child counts how often it was *available* and UCB uses that
+count instead of the parent's visits (Cowling, Powley and Whitehouse 2012). Each seat chooses
+by its own reward (max-n), so the others are searched as players trying to do well, not as
+random movers.
 
-Reward: the hand ends with every seat's score for it; a seat's reward is how much less it took
-than the average of the others, in units of ``SCALE`` points, so that it is zero-sum and of the
-order of one. The search stops at the end of the hand: later hands are dealt from a seed the
-seat cannot know, and nothing a seat does in this hand changes them (besides the dealer).
+Reward: a seat's score for the hand (exact if the hand ended, estimated otherwise) against the
+average of the others' (``playout.rewards``). The search stops at the end of the hand: later
+hands are dealt from a seed the seat cannot know, and nothing a seat does in this hand changes
+them (besides the dealer).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from typing import Final
 
 from craits.engine import Game, Move
-from craits.engine.cards import RANK
-from craits.engine.scoring import CARD_POINTS
 
-SCALE: Final = 60.0
-"""Points per unit of reward: about the spread of one hand's scores between seats."""
+from .playout import DEPTH, play_on, rewards
+
 EXPLORATION: Final = 0.7
 """UCB1's constant, for rewards of the order of one."""
 PRIOR_WEIGHT: Final = 2.0
@@ -77,52 +75,9 @@ class Node:
         return best_move, best_node, False
 
 
-Playout = Callable[[Game, random.Random], None]
-"""Plays a world on to the end of its hand."""
-
-
-def rollout(game: Game, rng: random.Random) -> None:
-    """A quick playout to the end of the hand by a cheap greedy policy: mostly the costliest
-    card that is not an eight (shedding points is most of the game), an eight only when nothing
-    else is playable, a random play one time in ``ROLLOUT_NOISE``, a draw only when no play is
-    legal (random players under ``draw_when_able`` would draw half the time)."""
-    hand = game.hand_index
-    while game.hand_index == hand and not game.is_over:
-        legal = game.legal_moves()
-        if len(legal) == 1:
-            game.apply(legal[0])
-            continue
-        plays = [m for m in legal if m.card >= 0]
-        if not plays:
-            game.apply(legal[int(rng.random() * len(legal))])
-            continue
-        if rng.random() < ROLLOUT_NOISE:
-            game.apply(plays[int(rng.random() * len(plays))])
-            continue
-        best, value = plays[0], -1
-        for move in plays:
-            points = _ROLLOUT_VALUE[RANK[move.card]]
-            if points > value:
-                best, value = move, points
-        game.apply(best)
-
-
-ROLLOUT_NOISE: Final = 0.15
-"""Share of random plays in a playout, so that playouts differ beyond the deal."""
-_ROLLOUT_VALUE: Final = (*CARD_POINTS[:8], -1, *CARD_POINTS[9:])
-"""A card's priority in a playout: its points, the eight last."""
-
-
-def hand_rewards(before: list[int], game: Game) -> list[float]:
-    """Each seat's reward for the hand just played (see the module docstring)."""
-    taken = [after - start for start, after in zip(before, game.totals, strict=True)]
-    total = sum(taken)
-    others = len(taken) - 1
-    return [((total - t) / others - t) / SCALE for t in taken]
-
-
-def iterate(root: Node, world: Game, rng: random.Random, playout: Playout = rollout) -> None:
-    """One iteration on ``world`` (consumed): select, expand one node, play out, back up."""
+def iterate(root: Node, world: Game, rng: random.Random, depth: int = DEPTH) -> None:
+    """One iteration on ``world`` (consumed): select, expand one node, play out for up to
+    ``depth`` moves (``craits_bots.playout``), back up."""
     before = list(world.totals)
     hand = world.hand_index
     path: list[tuple[Node, int]] = []
@@ -134,13 +89,12 @@ def iterate(root: Node, world: Game, rng: random.Random, playout: Playout = roll
         world.apply(move)
         if new:
             break
-    if world.hand_index == hand and not world.is_over:
-        playout(world, rng)
-    rewards = hand_rewards(before, world)
+    ended = world.hand_index != hand or world.is_over or play_on(world, rng, depth)
+    reward = rewards(before, world, ended)
     root.visits += 1
     for child, seat in path:
         child.visits += 1
-        child.reward += rewards[seat]
+        child.reward += reward[seat]
 
 
 def best_move(root: Node, legal: tuple[Move, ...]) -> Move:

@@ -10,9 +10,11 @@ import pytest
 
 from craits.engine import Game, Rules, observe, preset
 from craits.tournament.config import load_config
+from craits.tournament.inprocess import load_bot
 from craits_bots.budget import OFFLINE_MS, Budget
 from craits_bots.expert import ExpertBot
 from craits_bots.ismcts import IsmctsBot
+from craits_bots.playout import play_on, policy_move, rewards
 from craits_bots.registry import BUNDLED
 from craits_sdk import Bot, GameInfo, View, play_game
 from tests.check.helpers import check_json
@@ -92,3 +94,50 @@ def test_the_strategy_study_files_load_with_every_bot_bundled_or_launchable(play
     config = load_config(path, BUNDLED)
     assert config.table_size == players
     assert {"random", "lowcard", "greedy", "expert"} <= set(config.bot_names)
+
+
+def _mid_hand(players: int, seed: int) -> Game:
+    game = Game.new(preset("standard").replace(short_game=True), players, seed)
+    rng = random.Random(seed)
+    for _ in range(6):
+        game.apply(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_a_playout_stops_at_its_depth_or_at_the_end_of_the_hand() -> None:
+    game = _mid_hand(3, 4)
+    turns = game.turns_in_hand
+    ended = play_on(game, random.Random(1), depth=3)
+    assert not ended and game.turns_in_hand == turns + 3
+    assert play_on(game, random.Random(1), depth=10_000)
+    assert game.hand_index == 1
+
+
+def test_rewards_are_zero_sum_and_exact_once_the_hand_ended() -> None:
+    game = _mid_hand(4, 2)
+    before = list(game.totals)
+    estimated = rewards(before, game, ended=False)
+    assert sum(estimated) == pytest.approx(0)
+    play_on(game, random.Random(3), depth=10_000)
+    exact = rewards(before, game, ended=True)
+    taken = [after - start for start, after in zip(before, game.totals, strict=True)]
+    best = min(range(4), key=taken.__getitem__)
+    assert sum(exact) == pytest.approx(0)
+    assert max(range(4), key=exact.__getitem__) == best
+
+
+def test_the_quick_policy_never_draws_while_it_can_play() -> None:
+    for seed in range(30):
+        game = _mid_hand(3, seed)
+        legal = game.legal_moves()
+        move = policy_move(game, legal)
+        assert move in legal
+        if any(m.card >= 0 for m in legal):
+            assert move.card >= 0 or move.suit >= 0
+
+
+def test_the_study_entrants_load_as_in_process_bots() -> None:
+    study = Path(__file__).resolve().parents[2] / "docs" / "strategies"
+    bots = [load_bot(f"entrants:{name}", study) for name in ("Ismcts300", "Ismcts75")]
+    assert [b.client_name() for b in bots] == ["ismcts-300", "ismcts-75"]
+    assert [b.iterations for b in bots if isinstance(b, IsmctsBot)] == [300, 75]
