@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.procfs import PARENT, pids_where
+
 CONFIG = """
 name = "kill-test"
 seed = 77
@@ -67,16 +69,8 @@ def _done_games(db: Path) -> int:
 
 
 def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
+    """The processes whose parent is ``pid``."""
+    return pids_where(PARENT, pid)
 
 
 def _kill_after(db: Path, config: Path, games: int, workers: int) -> None:

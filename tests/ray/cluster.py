@@ -22,6 +22,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Final
 
+from tests.procfs import SESSION, pids_where
+
 RAY: Final = Path(sys.executable).with_name("ray")
 START_S: Final = 120.0
 """How long a node may take to start on a busy machine."""
@@ -82,16 +84,8 @@ class RayNode:
 
 
 def session(sid: int) -> list[int]:
-    """The processes of session ``sid`` (from /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[3]) == sid:
-            found.append(int(stat.parent.name))
-    return found
+    """The processes of session ``sid``."""
+    return pids_where(SESSION, sid)
 
 
 class RayCluster:
