@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from craits.dealkey import run_key
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
-from craits.referee import bridge
-from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameSpec
-from craits.referee.launcher import LaunchError
-from craits.referee.match import run_match
-from craits.referee.running import NotConnected
 
-from .botlogs import BotLogs
 from .common import (
     UsageError,
     add_rules_options,
@@ -25,9 +18,8 @@ from .common import (
     int_range,
     print_json,
     rules_from_args,
-    sandbox_limits,
 )
-from .match_series import run_series
+from .match_series import play_logged, run_series
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 
@@ -75,17 +67,10 @@ def run(args: argparse.Namespace) -> int:
         return run_series(args, key, rules, time_control, policy)
     seed = key.seed("match") if args.seed is None else args.seed
     spec = GameSpec(key.game_id("match"), rules, seed, time_control, policy)
-    with BotLogs(args.log_dir, "match") as logs:
-        try:
-            result = bridge.run(run_match, args.bots, spec, logs.path, DEFAULT_HOST,
-                                sandbox_limits(args))
-        except LaunchError as exc:
-            raise UsageError(str(exc)) from None
-        except NotConnected as exc:
-            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
-            return 1
-        if result.faults:
-            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
+    results = play_logged(args, [(spec, range(len(args.bots)))], lambda result: None)
+    if results is None:
+        return 1
+    (result,) = results
     if args.json:
         print_json(result_to_dict(result))
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from craits.dealkey import DealKey
@@ -58,6 +59,27 @@ def summary_lines(games: list[ScoredGame], names: list[str]) -> list[str]:
     return lines
 
 
+def play_logged(
+    args: argparse.Namespace, games: Sequence[tuple[GameSpec, Sequence[int]]],
+    on_result: Callable[[GameResult], None],
+) -> list[GameResult] | None:
+    """Play ``games`` (each a spec and its seating) between ``args.bots``, sandboxed with
+    ``--sandbox``; the bots' logs are kept, and their place said, when a game had a fault or a
+    bot never connected, which returns None after saying why on stderr."""
+    with BotLogs(args.log_dir, "match") as logs:
+        try:
+            results = bridge.run(run_games, args.bots, games, logs.path, DEFAULT_HOST,
+                                 on_result, sandbox_limits(args))
+        except LaunchError as exc:
+            raise UsageError(str(exc)) from None
+        except NotConnected as exc:
+            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
+            return None
+        if any(r.faults for r in results):
+            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
+    return results
+
+
 def run_series(args: argparse.Namespace, key: DealKey, rules: Rules,
                time_control: TimeControl, policy: FailurePolicy) -> int:
     """Play the series, say each game on stderr as it ends, print the scores."""
@@ -66,18 +88,9 @@ def run_series(args: argparse.Namespace, key: DealKey, rules: Rules,
         raise UsageError(f"--games {args.games}: give a multiple of {bots} (the number of bots),"
                          " so that each deal is played once from every seat")
     plan = schedule(bots, args.games, key, rules, time_control, policy)
-    say = (lambda r: None) if args.json else _say_game
-    with BotLogs(args.log_dir, "match") as logs:
-        try:
-            results = bridge.run(run_games, args.bots, plan, logs.path, DEFAULT_HOST, say,
-                                 sandbox_limits(args))
-        except LaunchError as exc:
-            raise UsageError(str(exc)) from None
-        except NotConnected as exc:
-            print(f"craits: {exc} (bot logs: {logs.keep()})", file=sys.stderr)
-            return 1
-        if any(r.faults for r in results):
-            print(f"craits: bot logs: {logs.keep()}", file=sys.stderr)
+    results = play_logged(args, plan, (lambda r: None) if args.json else _say_game)
+    if results is None:
+        return 1
     names = unique_names(args.bots)  # as the games were played: seat order of rotation 0
     if args.json:
         games = scored(results, bots)

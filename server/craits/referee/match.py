@@ -31,16 +31,14 @@ async def run_match(
     host: str = DEFAULT_HOST, limits: SandboxLimits | None = None,
 ) -> GameResult:
     """Start a referee, launch one process per SPEC (each in a sandbox under ``limits`` when
-    given), play one game, stop everything.
+    given), play one game with the bots seated in SPEC order, stop everything.
 
     Raises ``NotConnected`` (saying why) when a bot never connects, and ``LaunchError`` when one
     cannot be started at all.
     """
-    logs = log_dir or Path(tempfile.mkdtemp(prefix="craits-match-"))
-    async with running_bots(specs, unique_names(specs), logs, host, limits) as running:
-        await connect_all(running, CONNECT_TIMEOUT_S)
-        seats = [running.hub.seat_for(b.entry) for b in running.bots]
-        return await play_game(spec, seats)
+    (result,) = await run_games(specs, [(spec, range(len(specs)))], log_dir, host,
+                                limits=limits)
+    return result
 
 
 async def run_games(
