@@ -22,10 +22,12 @@ from collections.abc import Callable, Sequence
 from math import comb
 from typing import Final
 
-from craits.engine import Card, Move, MoveKind, Phase, game_deck, hand_score
+from craits.engine import Card, Move, MoveKind, Phase, game_deck
 from craits.engine.cards import RANK, SUIT
 from craits.engine.scoring import CARD_POINTS
 from craits_sdk import Bot, View, WorldError, run
+
+from .greedy import points_saved
 
 GO_OUT: Final = 10_000.0
 NEVER_DRAW: Final = -1_000.0
@@ -107,7 +109,7 @@ def _score_play(table: _Table, move: Move) -> float:
     if not rest:
         return GO_OUT
     suit = move.suit if move.suit >= 0 else card.suit
-    score = _saved(view, rest) + _function(table, card, rest)
+    score = points_saved(view, rest) + _function(table, card, rest)
     score += _follow(table, rest, suit, card.rank)
     if card.rank == 8 and len(rest) >= 2:
         score -= EIGHT_KEPT
@@ -124,7 +126,7 @@ def _score_count(table: _Table, move: Move) -> float:
     if not rest:
         return GO_OUT
     bonus = 5.0 if RANK[move.card] == 2 else 0.0
-    return _saved(view, rest) + bonus
+    return points_saved(view, rest) + bonus
 
 
 def _score_suit(table: _Table, move: Move) -> float:
@@ -139,10 +141,6 @@ _SCORERS: Final[dict[Phase, Callable[[_Table, Move], float]]] = {
     Phase.JACKS: _score_count,
     Phase.CHOOSE_SUIT: _score_suit,
 }
-
-
-def _saved(view: View, rest: Sequence[Card]) -> float:
-    return hand_score(view.hand, view.rules) - hand_score(rest, view.rules)
 
 
 def _function(table: _Table, card: Card, rest: Sequence[Card]) -> float:

@@ -51,7 +51,7 @@ def _score_play(view: View, move: Move) -> float:
     rest = _without(view.hand, card)
     if not rest:
         return GO_OUT
-    score = _saved(view, rest) + _function_bonus(view, card, rest)
+    score = points_saved(view, rest) + _function_bonus(view, card, rest)
     score += _follow_bonus(rest, move.suit if move.suit >= 0 else card.suit, card.rank)
     if card.rank == 8 and len(rest) >= 2:
         score -= EIGHT_KEPT
@@ -64,7 +64,7 @@ def _score_count(view: View, move: Move) -> float:
         return NEVER_DRAW
     card = Card(move.card)
     rest = _without(view.hand, card)
-    return GO_OUT if not rest else _saved(view, rest)
+    return GO_OUT if not rest else points_saved(view, rest)
 
 
 def _score_suit(view: View, move: Move) -> float:
@@ -82,7 +82,7 @@ _SCORERS: Final[dict[Phase, Callable[[View, Move], float]]] = {
 
 
 # ----------------------------------------------------------------- parts of a score
-def _saved(view: View, rest: Sequence[Card]) -> float:
+def points_saved(view: View, rest: Sequence[Card]) -> float:
     """Points the hand would cost less if the hand ended now with only ``rest`` left."""
     return hand_score(view.hand, view.rules) - hand_score(rest, view.rules)
 
