@@ -77,8 +77,7 @@ async def _launch_to_connected(sandboxed: bool, log_dir: Path) -> float:
         plan = None
         if sandboxed:
             assert referee.socket is not None
-            plan = sandbox.SandboxPlan(log_dir, referee.socket, sandbox.SandboxLimits(),
-                                       sandbox.runtime_dirs(), uid=sandbox.bot_uid())
+            plan = sandbox.plan_for(log_dir, referee.socket, sandbox.SandboxLimits())
         started = time.perf_counter()
         bot = await launch(referee.hub, referee.address, "random", "random", log_dir, plan=plan)
         nursery.start_soon(bot.watch, referee.hub)

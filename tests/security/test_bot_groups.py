@@ -191,8 +191,7 @@ def test_a_bot_whose_tree_spends_its_cpu_seconds_is_ended_with_the_reason(
     socket = tmp_path / "referee.sock"
     socket.touch()
     limits = sandbox.SandboxLimits(cpu_s=1, cpu_percent=400)
-    plan = sandbox.SandboxPlan(home, socket, limits, sandbox.runtime_dirs(),
-                               uid=sandbox.bot_uid())
+    plan = sandbox.plan_for(home, socket, limits)
     hub = BotHub()
 
     async def main() -> str | None:

@@ -80,12 +80,11 @@ def sandbox_plan(
     problem = sandbox.missing() or _unreadable(Path.cwd())
     if problem is not None or referee.socket is None:
         raise LaunchError(problem or "the referee has no Unix socket for sandboxed bots")
-    return sandbox.SandboxPlan(Path.cwd().resolve(), referee.socket, limits,
-                               sandbox.runtime_dirs(), (log_dir.resolve(),), sandbox.bot_uid())
+    return sandbox.plan_for(Path.cwd().resolve(), referee.socket, limits, (log_dir.resolve(),))
 
 
 def _unreadable(directory: Path) -> str | None:
-    if sandbox.bot_uid_used() and directory.stat().st_mode & 0o005 != 0o005:
+    if sandbox.locked_out(directory):
         return (f"the current directory {directory} is not readable by other users, and "
                 "sandboxed bots run under user ids of their own: `chmod a+rX` it (and the "
                 "bot's files), or run from a directory that is")

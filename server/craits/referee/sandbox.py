@@ -118,6 +118,13 @@ class SandboxPlan:
     """A user id of the bot's own (only when the referee runs as root), else None."""
 
 
+def plan_for(bot_dir: Path, socket: Path, limits: SandboxLimits,
+             hidden: tuple[Path, ...] = ()) -> SandboxPlan:
+    """The plan of a bot process about to start here: this referee's runtime and, as root, a
+    user id of its own."""
+    return SandboxPlan(bot_dir, socket, limits, runtime_dirs(), hidden, bot_uid())
+
+
 def missing() -> str | None:
     """Why command bots cannot be sandboxed here (what to install), or None when they can."""
     absent = [tool for tool in (BWRAP, PRLIMIT, SETPRIV) if shutil.which(tool) is None]
@@ -186,6 +193,11 @@ def bot_uid_used() -> bool:
     """Whether sandboxed bots get user ids of their own (they do when the referee is root):
     then their files must be readable by other users."""
     return os.geteuid() == 0
+
+
+def locked_out(directory: Path) -> bool:
+    """Whether sandboxed bots, under user ids of their own, cannot read ``directory``."""
+    return bot_uid_used() and directory.stat().st_mode & 0o005 != 0o005
 
 
 def bot_uid() -> int | None:

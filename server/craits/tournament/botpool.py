@@ -92,7 +92,7 @@ def isolation_problem(config: TournamentConfig, workdir: Path | None) -> str | N
         if not where.is_dir():
             return (f"bot {spec.name!r}: its directory {where} does not exist "
                     "(dir = ... in its [[bots]] entry is relative to the tournament's directory)")
-        if sandbox.bot_uid_used() and where.stat().st_mode & 0o005 != 0o005:
+        if sandbox.locked_out(where):
             return (f"bot {spec.name!r}: its directory {where} is not readable by other users, "
                     "and sandboxed bots run under user ids of their own: `chmod a+rX` it (and "
                     "its files), or give the bot a directory of its own (dir = ...)")
@@ -249,11 +249,8 @@ class BotPool:
             return None
         if self._referee.socket is None:
             raise BotPoolError("sandboxed bots need a referee listening on a Unix socket")
-        return sandbox.SandboxPlan(
-            bot_dir=(self._bot_dir(spec) or Path.cwd()).resolve(), socket=self._referee.socket,
-            limits=spec.limits, runtime_dirs=sandbox.runtime_dirs(),
-            hidden=self._isolation.hidden, uid=sandbox.bot_uid(),
-        )
+        return sandbox.plan_for((self._bot_dir(spec) or Path.cwd()).resolve(),
+                                self._referee.socket, spec.limits, self._isolation.hidden)
 
     def _bot_dir(self, spec: BotSpec) -> Path | None:
         """Where a launched bot runs: its own directory, relative to the tournament's."""
