@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 from craits.referee import bridge
 from craits.referee.bridge import DEFAULT_HOST
@@ -22,8 +24,11 @@ from craits.report.stored import iter_games
 from craits.tournament.botpool import check_launchable
 from craits.tournament.config import BotSpec, ConfigError, config_from_dict, fairness_notes
 from craits.tournament.runner import run_tournament, worker_count
+from craits.tournament.schedule import build_schedule
 from craits.tournament.store import Store, TournamentInfo
-from craits.tournament.workers import WorkerError
+from craits.tournament.worker import WorkerSetup
+from craits.tournament.workers import WorkerError, WorkerTables
+from tests.procfs import wait_dead
 
 TARGETS = {
     "greedy": "craits_bots.greedy:GreedyBot",
@@ -156,6 +161,20 @@ def test_a_worker_killed_mid_run_pauses_it_and_a_resume_plays_the_same_games(
     assert store.tournament("cup").jobs["done"] < len(straight)
     bridge.run(partial(run_tournament, workers=2), store, "cup", tmp_path / "logs" / "killed")
     assert _games(store, "cup") == straight
+
+
+def test_a_job_sent_to_a_worker_already_dead_fails_as_the_worker_does(tmp_path: Path) -> None:
+    """A table can be first to find a worker dead (its job's send fails) before the listener
+    is: it must raise the listener's ``WorkerError``, not a ``BrokenPipeError``, or a killed
+    worker ends the run in an exception group (a race seen in the test above, under load)."""
+    config = config_from_dict(_config(dict.fromkeys(("greedy", "lowcard", "random"), "python")))
+    setup = WorkerSetup("cup", config.to_dict(), tmp_path / "logs", tmp_path, (), DEFAULT_HOST)
+    worker = WorkerTables(1, setup)
+    trio.run(worker.ready)
+    os.kill(worker.pid, signal.SIGKILL)
+    wait_dead(worker.pid)
+    with pytest.raises(WorkerError, match=r"worker process 1 exited with status -9"):
+        trio.run(worker.play, build_schedule(config, "cup")[0])
 
 
 def test_how_many_workers_start() -> None:

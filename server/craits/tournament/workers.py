@@ -57,6 +57,11 @@ class WorkerTables:
         self._conn.send(dataclasses.replace(setup, number=number))
         self._waiting: dict[int, trio.MemorySendChannel[FinishedGame]] = {}
 
+    @property
+    def pid(self) -> int:
+        """The worker process's id."""
+        return self._process.pid
+
     async def ready(self) -> None:
         """Wait until the worker's bots are all in (or raise what kept them out)."""
         self._check(await self._receive(), "ready")
@@ -66,7 +71,10 @@ class WorkerTables:
         send, game = trio.open_memory_channel[FinishedGame](1)
         self._waiting[job.game_index] = send
         try:
-            self._conn.send(("job", job))
+            try:
+                self._conn.send(("job", job))
+            except OSError:  # it died before ``listen`` saw it: say so as ``listen`` does
+                raise await self._gone() from None
             return await game.receive()
         finally:
             del self._waiting[job.game_index]
@@ -86,13 +94,22 @@ class WorkerTables:
         message = await receive(self._conn)
         if message is not None:
             return tuple(message)
+        raise await self._gone()
+
+    async def _gone(self) -> WorkerError:
+        """The error for a worker whose connection ended, saying how its process ended.
+
+        ``listen`` and a table sending a job may each be first to find a worker dead: both
+        raise this same error, so that the run stops with one ``WorkerError`` (a table's
+        ``BrokenPipeError`` beside it made the run end in an exception group instead).
+        """
         try:
             code = await trio.to_thread.run_sync(self._process.wait, STOP_WAIT_S)
             how = f"exited with status {code}"
         except subprocess.TimeoutExpired:
             how = "closed its connection"
-        raise WorkerError(f"worker process {self.number} {how}; the games it was playing "
-                          "were kept for a resume")
+        return WorkerError(f"worker process {self.number} {how}; the games it was playing "
+                           "were kept for a resume")
 
     def _check(self, message: tuple[object, ...], expected: str) -> tuple[object, ...]:
         if message[0] == "error":
