@@ -9,7 +9,7 @@ drawn cards removed; stock order never logged), and the legal moves when this se
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .cards import CARDS, SUIT_LETTERS, Card
 from .events import Event
@@ -87,36 +87,27 @@ class Observation(NamedTuple):
         }
 
 
+_new_tuple: Final = tuple.__new__
+
+
 def observe(game: Game, seat: int, since: int = 0) -> Observation:
-    """``seat``'s view of ``game``, with the history from event index ``since`` on."""
+    """``seat``'s view of ``game``, with the history from event index ``since`` on.
+
+    Built with ``tuple.__new__`` and the fields in declaration order, not the named tuple's
+    keyword constructor (Python code that binds 24 keywords): the referee and the in-process
+    lane observe before every decision.
+    """
     if not 0 <= seat < game.players:
         raise ValueError(f"no seat {seat} in a {game.players}-player game")
     to_act = game.to_act
     legal = tuple(game.legal_moves()) if to_act == seat and not game.is_over else ()
-    top = game.discard[-1] if game.discard else CARDS[0]
-    return Observation(
-        seat=seat,
-        players=game.players,
-        hand_number=game.hand_number,
-        hands_in_game=len(game.deal_sizes),
-        deal_size=game.deal_sizes[game.hand_index],
-        dealer=game.dealer,
-        direction=game.direction,
-        phase=game.phase,
-        to_act=to_act,
-        hand=tuple(sorted(game.hands[seat])),
-        hand_sizes=tuple(map(len, game.hands)),
-        stock_size=len(game.stock),
-        discard_size=len(game.discard),
-        top_card=top,
-        active_suit=game.active_suit,
-        count=game.count,
-        jack_penalty=game.jack_penalty,
-        king_left=game.king_left,
-        forfeits=tuple(game.forfeits),
-        totals=tuple(game.totals),
-        pressure_counts=tuple(game.pressure_counts),
-        legal_moves=legal,
-        events=tuple([e.seen_by(seat) for e in game.events[since:]]),
-        events_from=since,
-    )
+    discard = game.discard
+    return _new_tuple(Observation, (
+        seat, game.players, game.hand_number, len(game.deal_sizes),
+        game.deal_sizes[game.hand_index], game.dealer, game.direction, game.phase, to_act,
+        tuple(sorted(game.hands[seat])), tuple(map(len, game.hands)), len(game.stock),
+        len(discard), discard[-1] if discard else CARDS[0], game.active_suit, game.count,
+        game.jack_penalty, game.king_left, tuple(game.forfeits), tuple(game.totals),
+        tuple(game.pressure_counts), legal, tuple([e.seen_by(seat) for e in game.events[since:]]),
+        since,
+    ))
