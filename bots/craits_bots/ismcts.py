@@ -23,15 +23,33 @@ import os
 import random
 import sys
 import time
+from collections.abc import Iterator
+from typing import Final
 
-from craits.engine import Move
-from craits_sdk import Bot, View, WorldError, run
+from craits.engine import Game, Move
+from craits_sdk import Bot, View, WorldError, WorldSampler, run
 
 from .budget import Budget
 from .expert import ExpertBot
 from .playout import DEPTH
 from .random import seed_from_env
 from .search_tree import Node, best_move, iterate
+
+WORLD_REUSE: Final = 4
+"""Iterations played on each sampled world (copies of it, then the world itself). Dealing a
+world consistent with the hand's history costs two to six times as much as copying one, more the
+more players there are (``docs/strategies.md``); the iterations on one world still differ by the
+tree's choices and the playouts' noise."""
+
+
+def worlds(sampler: WorldSampler, rng: random.Random, reuse: int = WORLD_REUSE) -> Iterator[Game]:
+    """Sampled worlds without end, each handed out ``reuse`` times: copies first, then the
+    world itself (an iteration consumes the world it is given)."""
+    while True:
+        world = sampler.sample(rng, history=False)
+        for _ in range(reuse - 1):
+            yield world.clone()
+        yield world
 
 
 def _env_number(name: str) -> float | None:
@@ -54,11 +72,15 @@ class IsmctsBot(Bot):
 
     def __init__(
         self, seed: int | None = None, *, iterations: int | None = None,
-        cap_ms: float | None = None, depth: int = DEPTH,
+        cap_ms: float | None = None, depth: int = DEPTH, reuse: int = WORLD_REUSE,
     ) -> None:
         self.seed = seed_from_env() if seed is None else seed
         self.depth = depth
         """Moves a playout makes before its position is estimated (``craits_bots.playout``)."""
+        if reuse < 1:
+            raise ValueError(f"reuse must be at least 1, got {reuse}")
+        self.reuse = reuse
+        """Iterations a sampled world is played for (``WORLD_REUSE``)."""
         env_iterations = _env_number("CRAITS_ISMCTS_ITERATIONS")
         self.iterations = iterations or (int(env_iterations) if env_iterations else None)
         self.cap_ms = cap_ms if cap_ms is not None else _env_number("CRAITS_ISMCTS_MS")
@@ -79,15 +101,16 @@ class IsmctsBot(Bot):
         rng = random.Random(f"craits-ismcts:{self.seed}:{view.game_id}:{view.seat}:"
                             f"{view.history_len}:{len(view.hand)}")
         root = Node(preferred=self.fallback.move_for(view))
+        supply = worlds(sampler, rng, self.reuse)
         done = 0
         if self.iterations is not None:
             for _ in range(self.iterations):
-                iterate(root, sampler.sample(rng, history=False), rng, self.depth)
+                iterate(root, next(supply), rng, self.depth)
             done = self.iterations
         else:
             deadline = self._budget(view).deadline()
             while time.perf_counter() < deadline:
-                iterate(root, sampler.sample(rng, history=False), rng, self.depth)
+                iterate(root, next(supply), rng, self.depth)
                 done += 1
         self.last_iterations = done
         return best_move(root, view.legal_moves)
