@@ -136,11 +136,20 @@ def test_the_quick_policy_never_draws_while_it_can_play() -> None:
             assert move.card >= 0 or move.suit >= 0
 
 
-def test_the_study_entrants_load_as_in_process_bots() -> None:
+def test_the_study_entrants_load_and_take_their_iterations_from_the_table_size() -> None:
     study = Path(__file__).resolve().parents[2] / "docs" / "strategies"
-    bots = [load_bot(f"entrants:{name}", study) for name in ("Ismcts300", "Ismcts75")]
-    assert [b.client_name() for b in bots] == ["ismcts-300", "ismcts-75"]
-    assert [b.iterations for b in bots if isinstance(b, IsmctsBot)] == [300, 75]
+    bots = [load_bot(f"entrants:{name}", study) for name in ("Ismcts100ms", "Ismcts25ms")]
+    assert [b.client_name() for b in bots] == ["ismcts-100ms", "ismcts-25ms"]
+    game = _mid_hand(3, 1)
+    while len(game.legal_moves()) < 2:
+        game.apply(game.legal_moves()[0])
+    view = View.from_observation(observe(game, game.to_act), game.rules)
+    counts = []
+    for bot in bots:
+        assert isinstance(bot, IsmctsBot)
+        assert bot.move_for(view) in view.legal_moves
+        counts.append(bot.last_iterations)
+    assert counts == [640, 160]
 
 
 def test_each_sampled_world_is_played_reuse_times_as_independent_copies() -> None:
