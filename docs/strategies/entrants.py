@@ -34,11 +34,11 @@ class Ismcts100ms(_ByTableSize):
     """About 100 ms of CPU a decision with a choice on the study's machine."""
 
     name = "ismcts-100ms"
-    ITERATIONS: ClassVar[dict[int, int]] = {2: 800, 3: 640, 4: 520}
+    ITERATIONS: ClassVar[dict[int, int]] = {2: 600, 3: 640, 4: 520}
 
 
 class Ismcts25ms(_ByTableSize):
     """A quarter of ``Ismcts100ms``'s iterations."""
 
     name = "ismcts-25ms"
-    ITERATIONS: ClassVar[dict[int, int]] = {2: 200, 3: 160, 4: 130}
+    ITERATIONS: ClassVar[dict[int, int]] = {2: 150, 3: 160, 4: 130}
