@@ -9,8 +9,11 @@ bot's move, so that a short search plays at least as the expert does and a longe
 it where the sampled worlds say so. A fixed ``iterations`` replaces the clock and
 makes the bot deterministic: every decision's RNG is seeded from the bot's seed, the game id,
 the seat and how far the game has gone, so a game replays the same however the process
-interleaves its games. 300 iterations took about 80 ms of CPU a decision on the 2-core machine
-of ``docs/strategies.md``, where that budget rated first at tables of 2, 3 and 4.
+interleaves its games. On the compiled engine about 100 ms of CPU a decision bought 600
+iterations at tables of 2, 640 at 3 and 520 at 4 on the 2-core machine of
+``docs/strategies.md``, where that budget rated first at every table size. At tables of three or
+more each sampled world serves ``WORLD_REUSE`` iterations: dealing one costs more than the rest
+of an iteration there.
 
 Environment (for the launched process): ``CRAITS_BOT_SEED`` as for ``random``;
 ``CRAITS_ISMCTS_MS`` caps the thinking time of a decision (to compare budgets in a tournament);
