@@ -34,7 +34,7 @@ from craits_sdk import Bot, View, WorldError, WorldSampler, run
 
 from .budget import Budget
 from .expert import ExpertBot
-from .playout import depth_for
+from .playout import DEPTH
 from .random import seed_from_env
 from .search_tree import Node, best_move, iterate
 
@@ -82,12 +82,11 @@ class IsmctsBot(Bot):
 
     def __init__(
         self, seed: int | None = None, *, iterations: int | None = None,
-        cap_ms: float | None = None, depth: int | None = None, reuse: int | None = None,
+        cap_ms: float | None = None, depth: int = DEPTH, reuse: int | None = None,
     ) -> None:
         self.seed = seed_from_env() if seed is None else seed
         self.depth = depth
-        """Moves a playout makes before its position is estimated; None: by the table size
-        (``craits_bots.playout.depth_for``)."""
+        """Moves a playout makes before its position is estimated (``craits_bots.playout``)."""
         if reuse is not None and reuse < 1:
             raise ValueError(f"reuse must be at least 1, got {reuse}")
         self.reuse = reuse
@@ -113,16 +112,15 @@ class IsmctsBot(Bot):
                             f"{view.history_len}:{len(view.hand)}")
         root = Node(preferred=self.fallback.move_for(view))
         supply = worlds(sampler, rng, self.reuse or world_reuse(view.players))
-        depth = self.depth or depth_for(view.players)
         done = 0
         if self.iterations is not None:
             for _ in range(self.iterations):
-                iterate(root, next(supply), rng, depth)
+                iterate(root, next(supply), rng, self.depth)
             done = self.iterations
         else:
             deadline = self._budget(view).deadline()
             while time.perf_counter() < deadline:
-                iterate(root, next(supply), rng, depth)
+                iterate(root, next(supply), rng, self.depth)
                 done += 1
         self.last_iterations = done
         return best_move(root, view.legal_moves)

@@ -4,10 +4,10 @@ A search iteration ends in a position somewhere inside the hand. Playing every w
 of the hand is what the first ``ismcts`` did; it measured weak (``docs/strategies.md``): an
 8-card hand at 3 players takes about 65 moves, most of them draws, so a 100 ms budget bought a
 couple of hundred playouts, each ending in a score that one lucky draw swings by tens of points.
-Here a playout stops after ``MOVES_PER_PLAYER`` moves a player (``depth_for``) and the position
-is *estimated* instead: each seat expects to go out with a probability that falls with the cards
-it holds, and otherwise to be scored on them. That is cheaper per iteration and less noisy; the
-depth was chosen by measurement (``benchmarks/strength_bench.py``, ``docs/strategies.md``).
+Here a playout stops after ``DEPTH`` moves and the position is *estimated* instead: each seat
+expects to go out with a probability that falls with the cards it holds, and otherwise to be
+scored on them. That is cheaper per iteration and less noisy; the depth was chosen by
+measurement (``benchmarks/strength_bench.py``, ``docs/strategies.md``).
 
 The policy that plays the moves is a cheap version of ``greedy`` on the engine's own state (no
 ``View``): go out if possible, shed the costliest card, prefer a move that leaves a suit the seat
@@ -31,19 +31,10 @@ from craits.engine.scoring import CARD_POINTS
 
 SCALE: Final = 60.0
 """Points per unit of reward: about the spread of one hand's scores between seats."""
-MOVES_PER_PLAYER: Final = 8
-"""Moves a playout makes per player at the table before the position is estimated: 16 at tables
-of 2, where 8 and 16 played as well as playouts to the end of the hand, within the noise, at a
-half and two thirds of the cost, and 16 won by more points; 32 at tables of 4, where it won
-against three greedy bots by +85 points a game where a cut after 16 moves (4 a player) won by
-+40, at 6% more CPU (``docs/strategies.md``)."""
-
-
-def depth_for(players: int) -> int:
-    """Moves a playout makes at a table of ``players`` before its position is estimated."""
-    return MOVES_PER_PLAYER * players
-
-
+DEPTH: Final = 16
+"""Moves a playout makes before the position is estimated (measured at a fixed iteration count:
+8 and 16 played as well as playouts to the end of the hand, within the noise, at a half and two
+thirds of the cost; 16 won by more points)."""
 NOISE: Final = 0.15
 """Share of random plays in a playout, so that playouts from one world differ."""
 OUT_SHARPNESS: Final = 0.5
@@ -83,7 +74,7 @@ def policy_move(game: Game, legal: Sequence[Move]) -> Move:
     return best
 
 
-def play_on(game: Game, rng: random.Random, depth: int) -> bool:
+def play_on(game: Game, rng: random.Random, depth: int = DEPTH) -> bool:
     """Play ``game`` on by the quick policy for up to ``depth`` moves or to the end of the hand;
     True if the hand ended."""
     hand = game.hand_index

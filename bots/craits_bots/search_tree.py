@@ -24,7 +24,7 @@ from typing import Final
 
 from craits.engine import Game, Move
 
-from .playout import play_on, rewards
+from .playout import DEPTH, play_on, rewards
 
 EXPLORATION: Final = 0.7
 """UCB1's constant, for rewards of the order of one."""
@@ -79,7 +79,7 @@ class Node:
         return best_move, best_node, False
 
 
-def iterate(root: Node, world: Game, rng: random.Random, depth: int) -> None:
+def iterate(root: Node, world: Game, rng: random.Random, depth: int = DEPTH) -> None:
     """One iteration on ``world`` (consumed): select, expand one node, play out for up to
     ``depth`` moves (``craits_bots.playout``), back up."""
     before = list(world.totals)

@@ -14,7 +14,7 @@ from craits.tournament.inprocess import load_bot
 from craits_bots.budget import OFFLINE_MS, Budget
 from craits_bots.expert import ExpertBot
 from craits_bots.ismcts import IsmctsBot, worlds
-from craits_bots.playout import MOVES_PER_PLAYER, depth_for, play_on, policy_move, rewards
+from craits_bots.playout import play_on, policy_move, rewards
 from craits_bots.registry import BUNDLED
 from craits_sdk import Bot, GameInfo, View, play_game
 from tests.check.helpers import check_json
@@ -168,7 +168,3 @@ def test_each_sampled_world_is_played_reuse_times_as_independent_copies() -> Non
 def test_ismcts_refuses_to_reuse_a_world_fewer_than_once() -> None:
     with pytest.raises(ValueError, match="reuse"):
         IsmctsBot(1, reuse=0)
-
-
-def test_the_playout_cut_is_a_fixed_number_of_moves_a_player() -> None:
-    assert depth_for(4) == 2 * depth_for(2) == 4 * MOVES_PER_PLAYER
