@@ -9,8 +9,11 @@ bot's move, so that a short search plays at least as the expert does and a longe
 it where the sampled worlds say so. A fixed ``iterations`` replaces the clock and
 makes the bot deterministic: every decision's RNG is seeded from the bot's seed, the game id,
 the seat and how far the game has gone, so a game replays the same however the process
-interleaves its games. 300 iterations took about 80 ms of CPU a decision on the 2-core machine
-of ``docs/strategies.md``, where that budget rated first at tables of 2, 3 and 4.
+interleaves its games. On the compiled engine about 100 ms of CPU a decision bought 600
+iterations at tables of 2, 640 at 3 and 520 at 4 on the 2-core machine of
+``docs/strategies.md``, where that budget rated first at every table size. At tables of three or
+more each sampled world serves ``WORLD_REUSE`` iterations: dealing one costs more than the rest
+of an iteration there.
 
 Environment (for the launched process): ``CRAITS_BOT_SEED`` as for ``random``;
 ``CRAITS_ISMCTS_MS`` caps the thinking time of a decision (to compare budgets in a tournament);
@@ -23,15 +26,40 @@ import os
 import random
 import sys
 import time
+from collections.abc import Iterator
+from typing import Final
 
-from craits.engine import Move
-from craits_sdk import Bot, View, WorldError, run
+from craits.engine import Game, Move
+from craits_sdk import Bot, View, WorldError, WorldSampler, run
 
 from .budget import Budget
 from .expert import ExpertBot
 from .playout import DEPTH
 from .random import seed_from_env
 from .search_tree import Node, best_move, iterate
+
+WORLD_REUSE: Final = 4
+"""Iterations played on each sampled world (copies of it, then the world itself) at tables of
+three or more. Dealing a world consistent with the hand's history costs more the more players
+there are: at 4 players reuse cut 300 iterations from ~146 to ~50 ms of CPU, at 2 from ~49 to
+~37, where 600 fresh worlds scored better against ``greedy`` than 800 iterations on 200 worlds
+(within the noise, ``docs/strategies.md``). So at tables of two every iteration has its own
+world; the iterations on one world still differ by the tree's choices and the playouts' noise."""
+
+
+def world_reuse(players: int) -> int:
+    """Iterations a sampled world is played for at a table of ``players`` (``WORLD_REUSE``)."""
+    return 1 if players <= 2 else WORLD_REUSE
+
+
+def worlds(sampler: WorldSampler, rng: random.Random, reuse: int = WORLD_REUSE) -> Iterator[Game]:
+    """Sampled worlds without end, each handed out ``reuse`` times: copies first, then the
+    world itself (an iteration consumes the world it is given)."""
+    while True:
+        world = sampler.sample(rng, history=False)
+        for _ in range(reuse - 1):
+            yield world.clone()
+        yield world
 
 
 def _env_number(name: str) -> float | None:
@@ -54,11 +82,15 @@ class IsmctsBot(Bot):
 
     def __init__(
         self, seed: int | None = None, *, iterations: int | None = None,
-        cap_ms: float | None = None, depth: int = DEPTH,
+        cap_ms: float | None = None, depth: int = DEPTH, reuse: int | None = None,
     ) -> None:
         self.seed = seed_from_env() if seed is None else seed
         self.depth = depth
         """Moves a playout makes before its position is estimated (``craits_bots.playout``)."""
+        if reuse is not None and reuse < 1:
+            raise ValueError(f"reuse must be at least 1, got {reuse}")
+        self.reuse = reuse
+        """Iterations a sampled world is played for; None: by the table size (``world_reuse``)."""
         env_iterations = _env_number("CRAITS_ISMCTS_ITERATIONS")
         self.iterations = iterations or (int(env_iterations) if env_iterations else None)
         self.cap_ms = cap_ms if cap_ms is not None else _env_number("CRAITS_ISMCTS_MS")
@@ -79,15 +111,16 @@ class IsmctsBot(Bot):
         rng = random.Random(f"craits-ismcts:{self.seed}:{view.game_id}:{view.seat}:"
                             f"{view.history_len}:{len(view.hand)}")
         root = Node(preferred=self.fallback.move_for(view))
+        supply = worlds(sampler, rng, self.reuse or world_reuse(view.players))
         done = 0
         if self.iterations is not None:
             for _ in range(self.iterations):
-                iterate(root, sampler.sample(rng, history=False), rng, self.depth)
+                iterate(root, next(supply), rng, self.depth)
             done = self.iterations
         else:
             deadline = self._budget(view).deadline()
             while time.perf_counter() < deadline:
-                iterate(root, sampler.sample(rng, history=False), rng, self.depth)
+                iterate(root, next(supply), rng, self.depth)
                 done += 1
         self.last_iterations = done
         return best_move(root, view.legal_moves)

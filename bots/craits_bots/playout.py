@@ -51,26 +51,27 @@ def policy_move(game: Game, legal: Sequence[Move]) -> Move:
     """The quick policy's move for the seat to act (see the module docstring)."""
     hand = game.hands[game.to_act]
     size = len(hand)
+    by_suit = [0, 0, 0, 0]  # cards of each suit that can follow it (eights are wild, not followers)
+    for c in hand:
+        if RANK[c] != 8:
+            by_suit[SUIT[c]] += 1
     best, value = legal[0], -math.inf
     for move in legal:
         card = move.card
         if card < 0:  # a draw (-inf: only when nothing else is legal) or a dealer's suit
-            score = -math.inf if move.suit < 0 else FOLLOWER * _followers(hand, move.suit, -1)
+            score = -math.inf if move.suit < 0 else FOLLOWER * by_suit[move.suit]
         elif size == 1:
             return move
         else:
-            score = _POINTS[RANK[card]] + FOLLOWER * _followers(
-                hand, move.suit if move.suit >= 0 else SUIT[card], card)
-            if RANK[card] == 8 and size > 2:
+            rank, own = RANK[card], SUIT[card]
+            suit = move.suit if move.suit >= 0 else own
+            followers = by_suit[suit] - (1 if own == suit and rank != 8 else 0)
+            score = _POINTS[rank] + FOLLOWER * followers
+            if rank == 8 and size > 2:
                 score -= EIGHT_KEPT
         if score > value:
             best, value = move, score
     return best
-
-
-def _followers(hand: Sequence[int], suit: int, played: int) -> int:
-    """Cards of ``hand`` other than ``played`` and the eights that follow ``suit``."""
-    return sum(1 for c in hand if c != played and SUIT[c] == suit and RANK[c] != 8)
 
 
 def play_on(game: Game, rng: random.Random, depth: int = DEPTH) -> bool:

@@ -49,29 +49,33 @@ class Node:
         self.children: dict[Move, Node] = {}
 
     def select(self, legal: list[Move]) -> tuple[Move, Node, bool]:
-        """The child to follow for the moves legal in this world: an untried one (new) if any,
-        else the best by UCB1 over availability. Marks every legal child available."""
+        """The child to follow for the moves legal in this world: the first untried one (new)
+        if any, else the best by UCB1 over availability. Marks every legal child available.
+        One pass over the moves: this runs at every step down the tree."""
         children = self.children
-        untried = [m for m in legal if m not in children]
+        untried: Move | None = None
+        best_move, best_node, best = legal[0], None, -math.inf
         for move in legal:
-            child = children.get(move)
-            if child is not None:
-                child.available += 1
-        if untried:
-            move = untried[0]
-            node = children[move] = Node()
-            node.available = 1
-            return move, node, True
-        best_move, best_node, best = legal[0], children[legal[0]], -math.inf
-        for move in legal:
-            node = children[move]
-            score = node.reward / node.visits + EXPLORATION * math.sqrt(
-                math.log(node.available) / node.visits
-            )
+            node = children.get(move)
+            if node is None:
+                if untried is None:
+                    untried = move
+                continue
+            node.available += 1
+            if untried is not None:
+                continue
+            visits = node.visits
+            explore = math.sqrt(math.log(node.available) / visits)
+            score = node.reward / visits + EXPLORATION * explore
             if move == self.preferred:
-                score += PRIOR_WEIGHT / (node.visits + 1)
+                score += PRIOR_WEIGHT / (visits + 1)
             if score > best:
                 best_move, best_node, best = move, node, score
+        if untried is not None:
+            node = children[untried] = Node()
+            node.available = 1
+            return untried, node, True
+        assert best_node is not None  # every legal move has a child here
         return best_move, best_node, False
 
 

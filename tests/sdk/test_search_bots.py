@@ -13,7 +13,7 @@ from craits.tournament.config import load_config
 from craits.tournament.inprocess import load_bot
 from craits_bots.budget import OFFLINE_MS, Budget
 from craits_bots.expert import ExpertBot
-from craits_bots.ismcts import IsmctsBot
+from craits_bots.ismcts import IsmctsBot, worlds
 from craits_bots.playout import play_on, policy_move, rewards
 from craits_bots.registry import BUNDLED
 from craits_sdk import Bot, GameInfo, View, play_game
@@ -136,8 +136,35 @@ def test_the_quick_policy_never_draws_while_it_can_play() -> None:
             assert move.card >= 0 or move.suit >= 0
 
 
-def test_the_study_entrants_load_as_in_process_bots() -> None:
+def test_the_study_entrants_load_and_take_their_iterations_from_the_table_size() -> None:
     study = Path(__file__).resolve().parents[2] / "docs" / "strategies"
-    bots = [load_bot(f"entrants:{name}", study) for name in ("Ismcts300", "Ismcts75")]
-    assert [b.client_name() for b in bots] == ["ismcts-300", "ismcts-75"]
-    assert [b.iterations for b in bots if isinstance(b, IsmctsBot)] == [300, 75]
+    bots = [load_bot(f"entrants:{name}", study) for name in ("Ismcts100ms", "Ismcts25ms")]
+    assert [b.client_name() for b in bots] == ["ismcts-100ms", "ismcts-25ms"]
+    game = _mid_hand(3, 1)
+    while len(game.legal_moves()) < 2:
+        game.apply(game.legal_moves()[0])
+    view = View.from_observation(observe(game, game.to_act), game.rules)
+    counts = []
+    for bot in bots:
+        assert isinstance(bot, IsmctsBot)
+        assert bot.move_for(view) in view.legal_moves
+        counts.append(bot.last_iterations)
+    assert counts == [640, 160]
+
+
+def test_each_sampled_world_is_played_reuse_times_as_independent_copies() -> None:
+    game = _mid_hand(3, 5)
+    view = View.from_observation(observe(game, game.to_act), game.rules)
+    supply = worlds(view.world_sampler(), random.Random(2), reuse=3)
+    first = [next(supply) for _ in range(3)]
+    later = next(supply)
+    assert all(w.hands == first[0].hands and w.stock == first[0].stock for w in first)
+    assert len({id(w) for w in first}) == 3
+    assert later.hands != first[0].hands  # a fresh deal after three
+    first[0].apply(first[0].legal_moves()[0])
+    assert first[1].hands == first[2].hands != first[0].hands  # a copy plays on alone
+
+
+def test_ismcts_refuses_to_reuse_a_world_fewer_than_once() -> None:
+    with pytest.raises(ValueError, match="reuse"):
+        IsmctsBot(1, reuse=0)
