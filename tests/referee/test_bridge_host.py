@@ -75,7 +75,12 @@ def test_open_referee_under_plain_trio_run_says_how_to_start_it() -> None:
 
 
 def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> None:
-    """SIGINT while a referee serves a live stream: KeyboardInterrupt out of ``bridge.run``."""
+    """SIGINT while a referee serves a live stream: KeyboardInterrupt out of ``bridge.run``.
+
+    Python's own SIGINT handler is put in place first: pytest started in the background by a
+    shell without job control inherits SIGINT ignored (as ``craits`` itself handles, in
+    ``cli/main.py``), and the signal would then never arrive.
+    """
     reached: list[str] = []
 
     async def main() -> None:
@@ -94,8 +99,12 @@ def test_ctrl_c_arrives_at_a_trio_checkpoint_and_the_referee_stops_cleanly() -> 
                 reached.append("interrupted")
                 await bridge.wait_host(channel.close(None))
 
-    with pytest.raises(KeyboardInterrupt):
-        bridge.run(main)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bridge.run(main)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert reached[0].startswith("unknown token")
     assert reached[1] == "interrupted"
 
