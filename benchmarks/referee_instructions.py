@@ -41,11 +41,23 @@ def program(games: int) -> str:
 
 def count(games: int) -> tuple[int, int]:
     """(instructions, decisions) of one run of ``games`` concurrent games under callgrind."""
+    return count_program(program(games))
+
+
+def count_program(source: str) -> tuple[int, int]:
+    """(instructions, decisions) of the Python ``source`` under callgrind; the program prints
+    ``DECISIONS n`` (``sdk_instructions.py`` counts its programs with it too)."""
     proc = subprocess.run(
-        [*CALLGRIND, sys.executable, "-c", program(games)],
+        [*CALLGRIND, sys.executable, "-c", source],
         capture_output=True, text=True, check=True,
     )
     return parse(proc.stdout, proc.stderr)
+
+
+def require_valgrind() -> None:
+    """Exit with how to install valgrind when it is missing."""
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed: apt-get install valgrind")
 
 
 def parse(stdout: str, stderr: str) -> tuple[int, int]:
@@ -65,8 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.games <= 100:
         parser.error(f"--games must be 1 to 100, got {args.games}")
-    if shutil.which("valgrind") is None:
-        sys.exit("valgrind is not installed: apt-get install valgrind")
+    require_valgrind()
     small, large = count(args.games), count(2 * args.games)
     decisions = large[1] - small[1]
     per_decision = (large[0] - small[0]) / decisions

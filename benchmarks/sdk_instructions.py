@@ -22,14 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
-import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Final
 
-from referee_instructions import CALLGRIND, parse
+from referee_instructions import count_program, require_valgrind
 from sdk_bench import record_games
 
 _PROGRAM: Final = """
@@ -57,13 +54,6 @@ print("DECISIONS", decisions)
 """
 
 
-def count(program: str) -> tuple[int, int]:
-    """(instructions, decisions) of ``program`` under callgrind."""
-    proc = subprocess.run([*CALLGRIND, sys.executable, "-c", program],
-                          capture_output=True, text=True, check=True)
-    return parse(proc.stdout, proc.stderr)
-
-
 def handling(path: Path, bot: str) -> str:
     """The program that handles the packets in ``path`` with ``bot``."""
     return _PROGRAM.format(bench_dir=str(Path(__file__).parent), path=str(path), bot=bot)
@@ -78,8 +68,8 @@ def handling_rows(games: int, bots: list[str]) -> dict[str, int]:
             paths.append(Path(tmp) / f"{number}.pickle")
             paths[-1].write_bytes(pickle.dumps(record_games(number, 2)))
         for bot in bots:
-            rows[bot] = per_decision(count(handling(paths[0], bot)),
-                                     count(handling(paths[1], bot)))
+            rows[bot] = per_decision(count_program(handling(paths[0], bot)),
+                                     count_program(handling(paths[1], bot)))
     return rows
 
 
@@ -100,11 +90,10 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.games <= 50:
         parser.error(f"--games must be 1 to 50, got {args.games}")
-    if shutil.which("valgrind") is None:
-        sys.exit("valgrind is not installed: apt-get install valgrind")
+    require_valgrind()
     if args.inprocess:
-        rows = {"inprocess": per_decision(count(_INPROCESS.format(games=args.games)),
-                                          count(_INPROCESS.format(games=2 * args.games)))}
+        rows = {"inprocess": per_decision(count_program(_INPROCESS.format(games=args.games)),
+                                          count_program(_INPROCESS.format(games=2 * args.games)))}
     else:
         rows = handling_rows(args.games, args.bots)
     if args.json:
