@@ -25,7 +25,7 @@ from .inprocess import as_policy
 from .local import play_game
 from .session import RefereeError, Session
 from .view import Rejection, View
-from .worlds import WorldError, WorldSampler
+from .worlds import Choice, WorldError, WorldSampler
 
 __all__ = [
     "EXIT_FAILURE",
@@ -34,6 +34,7 @@ __all__ = [
     "EXIT_UNREACHABLE",
     "BadDecision",
     "Bot",
+    "Choice",
     "GameInfo",
     "GameResult",
     "MoveLike",

@@ -39,7 +39,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from craits.engine import CARDS, Card, Event, Game, Phase, Rules, game_deck
 from craits.engine.cards import JACK, RANK, SUIT
@@ -92,10 +92,41 @@ class _HeldNone:
 
 @dataclass(frozen=True, slots=True)
 class _Played:
-    """``seat`` played ``card``, so it held it."""
+    """``seat`` played ``card`` (naming ``suit``, -1 for none), so it held it; ``legal`` is the
+    mask of the cards it could have played at that moment (0 where the sampler does not say)."""
 
     seat: int
     card: int
+    suit: int
+    legal: int
+
+
+class Choice(NamedTuple):
+    """One play another seat made this hand, as one sampled world explains it.
+
+    In the world, ``seat`` held ``held`` when it played ``card`` (naming ``suit``, -1 for
+    none); ``options`` are the cards of ``held`` it could legally have played then, ``card``
+    among them. A bot that models how the others choose weighs a world by how likely their
+    choices were in it (``craits_bots.belief``); the sampler itself weighs nothing it cannot
+    prove."""
+
+    seat: int
+    card: Card
+    suit: int
+    held: tuple[Card, ...]
+    options: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Slots:
+    """Where one replay of the hand leaves the other seats' cards: each slot still held (its
+    owner, the cards it cannot be, the step it was received at) and each play (its step, and the
+    step at which the slot it came from was received)."""
+
+    owners: list[int]
+    masks: list[int]
+    received: list[int]
+    plays: list[tuple[int, int]]
 
 
 _Step = _Received | _HeldNone | _Played
@@ -144,7 +175,18 @@ class WorldSampler:
         """One world: a ``Game`` at this view's position with the unseen cards dealt at random
         and a random seed for everything after (reshuffles, later deals). ``history=False``
         leaves the sampled game's event log empty (faster, for search that never reads it)."""
-        hands = self._deal(rng)
+        return self._world(self._deal(rng)[0], rng, history)
+
+    def sample_explained(
+        self, rng: random.Random, *, history: bool = True,
+    ) -> tuple[Game, tuple[Choice, ...]]:
+        """One world, dealt as ``sample`` deals it, and how it explains the other seats' plays
+        this hand: a ``Choice`` for each play whose legal options the history fixes (in normal
+        play, a king's run, the count and against jacks), in the order they were made."""
+        hands, slots, cells = self._deal(rng)
+        return self._world(hands, rng, history), self._choices(slots, cells)
+
+    def _world(self, hands: list[list[Card]], rng: random.Random, history: bool) -> Game:
         view = self.view
         stock = list(hands.pop())
         rng.shuffle(stock)
@@ -161,42 +203,46 @@ class WorldSampler:
             hand_scores=self._hand_scores,
         )
 
-    def _deal(self, rng: random.Random) -> list[list[Card]]:
-        """Every seat's hand (the viewer's as seen), then the stock's cards, last."""
+    def _deal(self, rng: random.Random) -> tuple[list[list[Card]], _Slots, list[int]]:
+        """Every seat's hand (the viewer's as seen), then the stock's cards, last; with the
+        replay's slots and the card each slot left in a hand got."""
         view = self.view
         for attempt in range(RANDOM_TRIES + 2):
             slots = self._replay(rng, safe=attempt >= RANDOM_TRIES)
             if slots is None:
                 continue
-            owners, masks = slots
-            cells = _fill(list(self.unseen), masks, rng, GREEDY_TRIES)
+            cells = _fill(list(self.unseen), slots.masks, rng, GREEDY_TRIES)
             if cells is None:
                 continue
             hands: list[list[Card]] = [[] for _ in range(view.players)]
             hands[view.seat] = list(self.hand)
-            for owner, card in zip(owners, cells, strict=True):
+            for owner, card in zip(slots.owners, cells, strict=True):
                 hands[owner].append(CARDS[card])
             used = Counter(cells)
             stock: Counter[int] = Counter(self.unseen)
             stock.subtract(used)
             hands.append([CARDS[c] for c in stock.elements()])
-            return hands
+            return hands, slots, cells
         raise WorldError("no deal of the unseen cards agrees with this view's history")
 
-    def _replay(self, rng: random.Random, safe: bool) -> tuple[list[int], list[int]] | None:
-        """The slots left in the other hands after the hand's events: (owner, mask) per slot,
-        or None when a random choice led to a seat playing a card none of its slots may hold.
+    def _replay(self, rng: random.Random, safe: bool) -> _Slots | None:
+        """The slots left in the other hands after the hand's events, or None when a random
+        choice led to a seat playing a card none of its slots may hold.
 
         A played card comes from a random slot that may hold it, or, when ``safe``, from the
         most constrained one: a seat's masks are nested (an older slot has been through every
         inference a newer one has), so that choice never leaves a later play, or the final fill,
         without a slot that an other choice would have kept."""
-        slots: list[list[int]] = [[] for _ in range(self.view.players)]
-        for step in self._steps:
+        players = self.view.players
+        slots: list[list[int]] = [[] for _ in range(players)]
+        received: list[list[int]] = [[] for _ in range(players)]
+        plays: list[tuple[int, int]] = []
+        for index, step in enumerate(self._steps):
             if isinstance(step, _Received):
                 slots[step.seat].extend([0] * step.count)
+                received[step.seat].extend([index] * step.count)
             elif isinstance(step, _HeldNone):
-                for seat in range(len(slots)) if step.seat < 0 else (step.seat,):
+                for seat in range(players) if step.seat < 0 else (step.seat,):
                     held = slots[seat]
                     for i in range(len(held)):
                         held[i] |= step.cards
@@ -205,18 +251,41 @@ class WorldSampler:
                 fits = [i for i, m in enumerate(held) if not m >> step.card & 1]
                 if not fits:
                     return None
-                held.pop(max(fits, key=lambda i: held[i].bit_count()) if safe
-                         else rng.choice(fits))
-        owners: list[int] = []
-        masks: list[int] = []
+                pick = max(fits, key=lambda i: held[i].bit_count()) if safe else rng.choice(fits)
+                held.pop(pick)
+                plays.append((index, received[step.seat].pop(pick)))
+        left = _Slots([], [], [], plays)
         for seat, held in enumerate(slots):
             if len(held) != self.view.hand_sizes[seat] and seat != self.view.seat:
                 raise WorldError(f"the history gives seat {seat} {len(held)} cards, the view "
                                  f"{self.view.hand_sizes[seat]}")
             if seat != self.view.seat:
-                owners.extend([seat] * len(held))
-                masks.extend(held)
-        return owners, masks
+                left.owners.extend([seat] * len(held))
+                left.masks.extend(held)
+                left.received.extend(received[seat])
+        return left
+
+    def _choices(self, slots: _Slots, cells: list[int]) -> tuple[Choice, ...]:
+        """The others' plays with known options, as the deal of ``cells`` explains them: a seat
+        held, when it played, every card whose slot it had received by then and not yet played
+        (a card played later from such a slot, or a card still held)."""
+        steps = self._steps
+        choices: list[Choice] = []
+        for index, _ in slots.plays:
+            play = steps[index]
+            assert isinstance(play, _Played)
+            if not play.legal:
+                continue
+            held = [steps[later].card for later, got in slots.plays  # type: ignore[union-attr]
+                    if later >= index and got < index and steps[later].seat == play.seat]
+            held += [card for owner, card, got in zip(slots.owners, cells, slots.received,
+                                                      strict=True)
+                     if owner == play.seat and got < index]
+            choices.append(Choice(
+                play.seat, CARDS[play.card], play.suit, tuple(CARDS[c] for c in held),
+                tuple(CARDS[c] for c in held if play.legal >> c & 1),
+            ))
+        return tuple(choices)
 
 
 def _hand_start(history: Sequence[Event]) -> int:
@@ -239,8 +308,12 @@ def _read_hand(
     wild = (8, 9) if rules.nines_wild else (8,)
     suit = 0
     previous = ""
+    counting = False
     for event in events:
         kind, seat = event.kind, event.seat
+        if kind == "play" and seat != me:
+            steps.append(_Played(seat, event.cards[0], event.aux,
+                                 _legal_then(counting, discard[-1], suit, wild, rules)))
         if kind == "upturn" or kind == "play":
             card = event.cards[0]
             discard.append(card)
@@ -249,8 +322,10 @@ def _read_hand(
             decided[seat] += 1
             if seat == me:
                 mine.remove(event.cards[0])
-            else:
-                steps.append(_Played(seat, event.cards[0]))
+        elif kind == "count":
+            counting = True
+        elif kind == "count_end":
+            counting = False
         elif kind == "choose_suit":
             suit = event.aux
             decided[seat] += 1
@@ -270,6 +345,17 @@ def _read_hand(
                 steps.append(_Received(seat, event.value))
         previous = kind
     return steps, discard, mine, decided
+
+
+def _legal_then(counting: bool, top: Card, suit: int, wild: tuple[int, ...], rules: Rules) -> int:
+    """The cards a seat could play at a moment of the hand (a mask), or 0 where the events do
+    not say: on a jack with face cards on, whether the jack's penalty is pending depends on the
+    king's run it may be part of."""
+    if counting:
+        return _COUNT_CARDS
+    if rules.face_cards and RANK[top] == JACK:
+        return 0
+    return _could_play("unable", top, suit, wild)
 
 
 def _could_play(why: str, top: Card, suit: int, wild: tuple[int, ...]) -> int:

@@ -3,6 +3,7 @@ seat could infer, and over many samples every holding the view allows comes out.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -10,7 +11,7 @@ import pytest
 
 from craits.engine import PRESETS, Card, Game, Move, Rules, observe, preset
 from craits.engine.cards import RANK, SUIT, build_deck
-from craits_sdk import View, WorldError
+from craits_sdk import Choice, View, WorldError, WorldSampler
 
 VARIANTS = (
     "face_cards", "short_game", "remove_kings_queens", "dealer_follows_direction",
@@ -152,3 +153,103 @@ def test_a_view_missing_history_is_refused_clearly() -> None:
     view.game.missing_events = 5
     with pytest.raises(WorldError, match="never reached the bot"):
         view.world_sampler()
+
+
+# ----------------------------------------------------------------- how a world explains plays
+def played_recording(
+    rules: Rules, players: int, seed: int, moves: int,
+) -> tuple[Game, list[tuple[int, int, int, Counter[int], frozenset[int]]]]:
+    """``played_to``'s game, and for each play made: the hand it was in, the seat, the card,
+    the cards the seat held and the cards it could legally have played."""
+    game = Game.new(rules, players, seed)
+    rng = random.Random(seed)
+    plays: list[tuple[int, int, int, Counter[int], frozenset[int]]] = []
+    for _ in range(moves):
+        legal = game.legal_moves()
+        before = game.clone()
+        move = rng.choice(legal)
+        seat, hand = game.to_act, game.hand_index
+        held: Counter[int] = Counter(game.hands[seat])
+        game.apply(move)
+        if game.is_over:
+            return before, plays
+        if move.card >= 0 and game.events[-1].kind != "choose_suit":
+            options = frozenset(m.card for m in legal if m.card >= 0)
+            plays.append((hand, seat, move.card, held, options))
+    return game, plays
+
+
+@pytest.mark.parametrize(("name", "rules"), CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_a_world_explains_each_play_with_what_the_seat_could_have_played(
+    name: str, rules: Rules,
+) -> None:
+    rng = random.Random(f"choices-{name}")
+    checked = 0
+    for players in (2, 3, 5, 7):
+        game, plays = played_recording(rules, players, rng.randrange(10**6), rng.randrange(20, 400))
+        viewer = game.to_act
+        made = [p for p in plays if p[0] == game.hand_index and p[1] != viewer]
+        sampler = view_of(game, viewer).world_sampler()
+        for _ in range(3):
+            world, choices = sampler.sample_explained(rng, history=False)
+            assert len(choices) <= len(made)
+            explained = iter(made)
+            for choice in choices:
+                *_, held, legal = next(p for p in explained
+                                       if (p[1], p[2]) == (choice.seat, choice.card))
+                assert choice.card in choice.options
+                assert not Counter(choice.options) - Counter(choice.held)
+                # the options are the world's holding through the rules of that moment, which
+                # on the seat's true holding are exactly the engine's legal plays
+                assert set(choice.options) == {c for c in choice.held if c in legal} | (
+                    set(choice.options) - set(held))
+                checked += 1
+            _holdings_follow_on(world, choices, sampler)
+    assert checked > 0
+
+
+def _holdings_follow_on(world: Game, choices: tuple[Choice, ...], sampler: WorldSampler) -> None:
+    """A seat's holding at each of its plays is its holding at the one before, less the card
+    played, plus what it received between (less a play the sampler could not explain: a jack
+    on a jack with face cards); and it holds now what it held at its last, less what it played."""
+    start = max(i for i, e in enumerate(sampler.history) if e.kind == "hand_start")
+    by_seat: dict[int, list[Choice]] = {}
+    for choice in choices:
+        by_seat.setdefault(choice.seat, []).append(choice)
+    for seat, mine in by_seat.items():
+        played = Counter(e.cards[0] for e in sampler.history[start:]
+                         if e.kind == "play" and e.seat == seat)
+        unexplained = played - Counter(c.card for c in mine)
+        for before, after in itertools.pairwise(mine):
+            kept = Counter(before.held)
+            kept[before.card] -= 1
+            assert not kept - Counter(after.held) - unexplained
+        last = Counter(mine[-1].held)
+        last[mine[-1].card] -= 1
+        assert not last - Counter(world.hands[seat]) - unexplained
+
+
+def shed_low() -> Game:
+    """Two players, seat 1 deals the upturned 3C; seat 0 plays 3D, seat 1 (dealt AD 9D KD 5S 6S
+    7S JC 2C) answers AD, though 9D and KD were playable too. Seat 0 is to act."""
+    mine, theirs = cards("3D KH KS QH QS JH JS 10H"), cards("AD 9D KD 5S 6S 7S JC 2C")
+    upturn = Card.parse("3C")
+    rest = [c for c in build_deck(1) if c not in {*mine, *theirs, upturn}]
+    random.Random(0).shuffle(rest)
+    game = Game.dealt(preset("standard"), [mine, theirs], upturn, rest, dealer=1)
+    game.apply(Move.play(Card.parse("3D")))
+    game.apply(Move.play(Card.parse("AD")))
+    assert game.to_act == 0
+    return game
+
+
+def test_a_world_says_what_the_seat_held_when_it_played() -> None:
+    sampler = view_of(shed_low(), 0).world_sampler()
+    rng = random.Random(4)
+    ace = Card.parse("AD")
+    for _ in range(200):
+        world, (choice,) = sampler.sample_explained(rng)
+        assert (choice.seat, choice.card, choice.suit) == (1, ace, -1)
+        assert sorted(choice.held) == sorted([*world.hands[1], ace])  # it has drawn nothing since
+        assert choice.options == tuple(c for c in choice.held if could_follow_3d(c))
+        assert observe(world, 0) == observe(shed_low(), 0)
