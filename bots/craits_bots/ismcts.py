@@ -1,8 +1,10 @@
 """``IsmctsBot``: information-set Monte Carlo tree search over sampled worlds.
 
-Four pieces, each in its own module: the SDK's sampler deals worlds that agree with what the
-seat has seen (``craits_sdk.worlds``), the tree searches them (``craits_bots.search_tree``), a
-short playout and an estimate finish each iteration (``craits_bots.playout``), and the budget
+Five pieces, each in its own module: the SDK's sampler deals worlds that agree with what the
+seat has seen (``craits_sdk.worlds``), a model of how the others choose draws the worlds that
+explain their plays more often (``craits_bots.belief``), the tree searches them
+(``craits_bots.search_tree``), a short playout and an estimate finish each iteration
+(``craits_bots.playout``), and the budget
 says for how long (``craits_bots.budget``: half of ``move_ms`` plus half the bank
 spread over the decisions the seat still expects). The root is biased towards the ``expert``
 bot's move, so that a short search plays at least as the expert does and a longer one overrules
@@ -32,6 +34,7 @@ from typing import Final
 from craits.engine import Game, Move
 from craits_sdk import Bot, View, WorldError, WorldSampler, run
 
+from .belief import WeightedWorlds
 from .budget import Budget
 from .expert import ExpertBot
 from .playout import DEPTH
@@ -83,6 +86,7 @@ class IsmctsBot(Bot):
     def __init__(
         self, seed: int | None = None, *, iterations: int | None = None,
         cap_ms: float | None = None, depth: int = DEPTH, reuse: int | None = None,
+        belief: bool = True,
     ) -> None:
         self.seed = seed_from_env() if seed is None else seed
         self.depth = depth
@@ -90,7 +94,11 @@ class IsmctsBot(Bot):
         if reuse is not None and reuse < 1:
             raise ValueError(f"reuse must be at least 1, got {reuse}")
         self.reuse = reuse
-        """Iterations a sampled world is played for; None: by the table size (``world_reuse``)."""
+        """Iterations per sampled world; None: ``WORLD_REUSE`` with ``belief``, else by the table
+        size (``world_reuse``)."""
+        self.belief = belief
+        """Draw worlds by how well they explain the others' plays (``craits_bots.belief``)
+        rather than all alike."""
         env_iterations = _env_number("CRAITS_ISMCTS_ITERATIONS")
         self.iterations = iterations or (int(env_iterations) if env_iterations else None)
         self.cap_ms = cap_ms if cap_ms is not None else _env_number("CRAITS_ISMCTS_MS")
@@ -111,7 +119,8 @@ class IsmctsBot(Bot):
         rng = random.Random(f"craits-ismcts:{self.seed}:{view.game_id}:{view.seat}:"
                             f"{view.history_len}:{len(view.hand)}")
         root = Node(preferred=self.fallback.move_for(view))
-        supply = worlds(sampler, rng, self.reuse or world_reuse(view.players))
+        supply = (WeightedWorlds(sampler, rng, self.reuse or WORLD_REUSE) if self.belief
+                  else worlds(sampler, rng, self.reuse or world_reuse(view.players)))
         done = 0
         if self.iterations is not None:
             for _ in range(self.iterations):

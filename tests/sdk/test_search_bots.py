@@ -8,16 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from craits.engine import Game, Rules, observe, preset
+from craits.engine import Card, Game, Rules, observe, preset
+from craits.engine.cards import RANK, SUIT
+from craits.engine.scoring import CARD_POINTS
 from craits.tournament.config import load_config
 from craits.tournament.inprocess import load_bot
+from craits_bots.belief import SURPRISE, WeightedWorlds, play_likelihood
 from craits_bots.budget import OFFLINE_MS, Budget
 from craits_bots.expert import ExpertBot
 from craits_bots.ismcts import IsmctsBot, worlds
 from craits_bots.playout import play_on, policy_move, rewards
 from craits_bots.registry import BUNDLED
-from craits_sdk import Bot, GameInfo, View, play_game
+from craits_sdk import Bot, Choice, GameInfo, View, play_game
 from tests.check.helpers import check_json
+from tests.sdk.test_worlds import shed_low
 
 RULE_SETS = {
     "standard": preset("standard").replace(short_game=True),
@@ -168,3 +172,31 @@ def test_each_sampled_world_is_played_reuse_times_as_independent_copies() -> Non
 def test_ismcts_refuses_to_reuse_a_world_fewer_than_once() -> None:
     with pytest.raises(ValueError, match="reuse"):
         IsmctsBot(1, reuse=0)
+
+
+def test_the_shedder_model_finds_the_costly_play_likelier_and_nothing_impossible() -> None:
+    ace, nine, king = (Card.parse(t) for t in ("AD", "9D", "KD"))
+    held = (ace, nine, king, Card.parse("5S"))
+    cheap, costly = (play_likelihood(Choice(1, card, -1, held, (ace, nine, king)))
+                     for card in (ace, nine))
+    assert costly > 3 * cheap
+    assert cheap >= SURPRISE / 5  # AD, 9D kept, 9D switched to hearts, KD: never ruled out
+    assert play_likelihood(Choice(1, ace, -1, held, (ace,))) == 1.0
+
+
+def test_weighted_worlds_favour_those_that_explain_the_others_plays() -> None:
+    """Seat 1 answered AD though it may have held costlier diamonds: the worlds drawn by weight
+    give it fewer of them than the sampler's worlds do, and every one still agrees with the
+    view."""
+    game = shed_low()
+    sampler = View.from_observation(observe(game, 0), game.rules).world_sampler()
+
+    def costly(world: Game) -> int:
+        return sum(1 for c in world.hands[1] if SUIT[c] == 1 and CARD_POINTS[RANK[c]] >= 10)
+    plain = [costly(sampler.sample(random.Random(i), history=False)) for i in range(400)]
+    supply = WeightedWorlds(sampler, random.Random(5), every=1)
+    drawn = [next(supply) for _ in range(400)]
+    assert sum(map(costly, drawn)) < 0.7 * sum(plain)  # 0.60 with these seeds
+    assert all(observe(w, 0).hand == observe(game, 0).hand for w in drawn)
+    with pytest.raises(ValueError, match="at least once"):
+        WeightedWorlds(sampler, random.Random(5), every=0)
