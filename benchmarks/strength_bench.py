@@ -1,7 +1,7 @@
 """How much stronger is one bot than the others at a table: duplicate deals, in process.
 
 Usage: ``.venv/bin/python benchmarks/strength_bench.py --bot ismcts:iterations=200
---against greedy,expert --deals 20 [--players 3] [--workers 2] [--json]``
+--against greedy,expert --deals 20 [--players 3] [--workers 2] [--full] [--json]``
 
 Every deal is played once per rotation of the seats (a duplicate deal set), so each bot holds
 each hand once. ``--bot`` is a bundled name with optional keyword arguments for its class
@@ -10,7 +10,8 @@ each hand once. ``--bot`` is a bundled name with optional keyword arguments for 
 equivalent with a 95% interval from the spread of the deal sets, the mean points by which the
 bot's total beat the opponent's, and the games needed to separate the two at 95% at that mean
 and spread; and the CPU time the bot spent per decision with a choice (two legal moves or more).
-``--independent`` deals every game afresh instead, for comparing the games needed.
+``--independent`` deals every game afresh instead, for comparing the games needed. Games are
+short (8 hands) unless ``--full`` asks for the whole game of 15.
 """
 
 from __future__ import annotations
@@ -87,11 +88,12 @@ def _make(spec: str, seed: int) -> Bot:
 
 
 def play_deal(bot: str, against: Sequence[str], players: int, deal: int,
-              independent: bool = False) -> DealResult:
+              independent: bool = False, full: bool = False) -> DealResult:
     """Deal ``deal`` once per rotation of the seats, the bot and its opponents (repeated in
-    order to fill the table); with ``independent``, a fresh deal for each rotation instead."""
+    order to fill the table); with ``independent``, a fresh deal for each rotation instead; with
+    ``full``, whole games of 15 hands instead of short ones."""
     field = [bot, *[against[i % len(against)] for i in range(players - 1)]]
-    rules = preset("standard").replace(short_game=True)
+    rules = preset("standard").replace(short_game=not full)
     scores = [0.0] * (players - 1)
     margins = [0.0] * (players - 1)
     cpu, decisions = 0.0, 0
@@ -139,6 +141,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--independent", action="store_true",
                         help="deal every game afresh instead of duplicate deal sets")
+    parser.add_argument("--full", action="store_true",
+                        help="whole games of 15 hands (default: short games of 8 hands)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.deals < 2:
@@ -158,9 +162,9 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(play_deal, [args.bot] * len(deals), [against] * len(deals),
                                 [args.players] * len(deals), deals,
-                                [args.independent] * len(deals)))
+                                [args.independent] * len(deals), [args.full] * len(deals)))
     report: dict[str, object] = {
-        "bot": args.bot, "players": args.players, "deals": args.deals,
+        "bot": args.bot, "players": args.players, "deals": args.deals, "full": args.full,
         "duplicate": not args.independent,
         "games": args.deals * args.players,
         "cpu_ms_per_decision": 1000 * sum(r.cpu for r in results)
