@@ -14,8 +14,15 @@ The policy that plays the moves is a cheap version of ``greedy`` on the engine's
 can follow, keep eights while the hand is long, draw only when nothing is playable. A share
 ``NOISE`` of its plays is random, so that playouts from one world differ.
 
-Rewards are zero-sum and of the order of one: a seat's reward is how much less it took in the hand
-than the average of the others, in units of ``SCALE`` points.
+Rewards are zero-sum and of the order of one, and they count what a game is judged by: whom each
+seat finishes ahead of. For each pair of seats, the final margin between them is taken as the
+margin expected at the end of this hand plus a normal spread of ``SIGMA_HAND`` points for each
+hand still to come after it (and one more for the estimate's own error); a seat's reward is its
+mean chance over the others of finishing ahead, less one half, scaled so that a small margin is
+worth what it was when rewards counted points (``SCALE`` points a unit). Early in a game that is
+the points margin; in the last hands a lead that is safe gains little by growing and a seat that
+trails needs more than points, which is what ranking by places rewards (measured:
+``docs/strategies.md``).
 """
 
 from __future__ import annotations
@@ -35,6 +42,9 @@ DEPTH: Final = 16
 """Moves a playout makes before the position is estimated (measured at a fixed iteration count:
 8 and 16 played as well as playouts to the end of the hand, within the noise, at a half and two
 thirds of the cost; 16 won by more points)."""
+SIGMA_HAND: Final = 70.0
+"""Spread (standard deviation) of one hand's point difference between two seats: 62 to 74 at
+every deal size between two ``greedy`` bots (200 games of 15 hands), so one figure for all."""
 NOISE: Final = 0.15
 """Share of random plays in a playout, so that playouts from one world differ."""
 OUT_SHARPNESS: Final = 0.5
@@ -91,8 +101,10 @@ def play_on(game: Game, rng: random.Random, depth: int = DEPTH) -> bool:
 
 
 def rewards(before: Sequence[int], game: Game, ended: bool) -> list[float]:
-    """Each seat's reward since the totals were ``before``: exact when the hand ``ended``,
-    estimated from the cards held otherwise (see the module docstring)."""
+    """Each seat's reward for the totals it may finish with, from ``before`` (the totals when the
+    search began) and ``game`` after a playout that ``ended`` the hand or not (see the module
+    docstring): the hand's points are exact when it ended, estimated from the cards held
+    otherwise, and turned into chances of finishing ahead of each other seat."""
     taken = [float(after - start) for start, after in zip(before, game.totals, strict=True)]
     if not ended:
         weights = [math.exp(-OUT_SHARPNESS * len(h)) for h in game.hands]
@@ -101,6 +113,14 @@ def rewards(before: Sequence[int], game: Game, ended: bool) -> list[float]:
         for seat, cards in enumerate(game.hands):
             first = weights[seat] / total_weight
             taken[seat] += first * out + (1 - first) * hand_score(cards, game.rules)
-    total = sum(taken)
-    others = len(taken) - 1
-    return [((total - t) / others - t) / SCALE for t in taken]
+    final = [start + t for start, t in zip(before, taken, strict=True)]
+    hands = len(game.rules.hands_in_game())
+    to_come = 0 if game.is_over else hands - game.hand_index - (0 if ended else 1)
+    spread = SIGMA_HAND * math.sqrt(to_come + 1)
+    unit = spread * _ROOT_TWO
+    scale = spread * _ROOT_TWO_PI / SCALE / (2 * (len(final) - 1))
+    return [scale * sum(math.erf((theirs - mine) / unit) for theirs in final) for mine in final]
+
+
+_ROOT_TWO: Final = math.sqrt(2.0)
+_ROOT_TWO_PI: Final = math.sqrt(2.0 * math.pi)

@@ -10,8 +10,9 @@ count instead of the parent's visits (Cowling, Powley and Whitehouse 2012). Each
 by its own reward (max-n), so the others are searched as players trying to do well, not as
 random movers.
 
-Reward: a seat's score for the hand (exact if the hand ended, estimated otherwise) against the
-average of the others' (``playout.rewards``). The search stops at the end of the hand: later
+Reward: a seat's chances of finishing the game ahead of each other seat, from the totals the
+hand leaves (exact if the hand ended, estimated otherwise) and the spread of the hands still to
+come (``playout.rewards``). The search stops at the end of the hand: later
 hands are dealt from a seed the seat cannot know, and nothing a seat does in this hand changes
 them (besides the dealer).
 """

@@ -17,7 +17,7 @@ from craits_bots.belief import SURPRISE, WeightedWorlds, play_likelihood
 from craits_bots.budget import OFFLINE_MS, Budget
 from craits_bots.expert import ExpertBot
 from craits_bots.ismcts import IsmctsBot, worlds
-from craits_bots.playout import play_on, policy_move, rewards
+from craits_bots.playout import SCALE, play_on, policy_move, rewards
 from craits_bots.registry import BUNDLED
 from craits_sdk import Bot, Choice, GameInfo, View, play_game
 from tests.check.helpers import check_json
@@ -200,3 +200,20 @@ def test_weighted_worlds_favour_those_that_explain_the_others_plays() -> None:
     assert all(observe(w, 0).hand == observe(game, 0).hand for w in drawn)
     with pytest.raises(ValueError, match="at least once"):
         WeightedWorlds(sampler, random.Random(5), every=0)
+
+
+def test_a_reward_is_the_margin_early_and_the_chance_of_finishing_ahead_late() -> None:
+    """Early in a game a lead is worth its points; in the last hand, doubling a big lead adds
+    little, while the seat behind still wants every point it can get back."""
+    game = _mid_hand(2, 4)
+    game.hands = [[], []]  # the hand ended in these totals: nothing left to estimate
+
+    def reward(first: int, second: int, hand_index: int) -> float:
+        game.totals, game.hand_index = [first, second], hand_index
+        mine, theirs = rewards([0, 0], game, ended=True)
+        assert mine == pytest.approx(-theirs)
+        return mine
+    assert reward(0, 30, 1) == pytest.approx(30 / SCALE, rel=0.02)  # the first hand ended
+    last = len(game.rules.hands_in_game())  # the last hand ended
+    assert reward(0, 300, last) < 1.05 * reward(0, 150, last)
+    assert reward(0, 30, last) > 0.9 * 30 / SCALE
