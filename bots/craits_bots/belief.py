@@ -46,6 +46,8 @@ SURPRISE: Final = 0.2
 
 def play_likelihood(choice: Choice) -> float:
     """How likely the shedder model finds ``choice`` (1 where the seat had no other play)."""
+    if len(choice.options) == 1 and RANK[choice.card] not in (8, 9):
+        return 1.0  # the only play, with no suit to name: most plays at the larger tables
     held = choice.held
     by_suit = [0, 0, 0, 0]  # cards held of each suit that can follow it (eights are wild)
     for card in held:

@@ -270,21 +270,26 @@ class WorldSampler:
         held, when it played, every card whose slot it had received by then and not yet played
         (a card played later from such a slot, or a card still held)."""
         steps = self._steps
+        spans: list[list[tuple[int, int, int]]] = [[] for _ in range(self.view.players)]
+        """Per seat, each card it held this hand: (step received, step played or after the
+        last step, card)."""
+        for index, got in slots.plays:
+            play = steps[index]
+            assert isinstance(play, _Played)
+            spans[play.seat].append((got, index, play.card))
+        kept = len(steps)
+        for owner, card, got in zip(slots.owners, cells, slots.received, strict=True):
+            spans[owner].append((got, kept, card))
         choices: list[Choice] = []
         for index, _ in slots.plays:
             play = steps[index]
             assert isinstance(play, _Played)
             if not play.legal:
                 continue
-            held = [steps[later].card for later, got in slots.plays  # type: ignore[union-attr]
-                    if later >= index and got < index and steps[later].seat == play.seat]
-            held += [card for owner, card, got in zip(slots.owners, cells, slots.received,
-                                                      strict=True)
-                     if owner == play.seat and got < index]
-            choices.append(Choice(
-                play.seat, CARDS[play.card], play.suit, tuple(CARDS[c] for c in held),
-                tuple(CARDS[c] for c in held if play.legal >> c & 1),
-            ))
+            held = tuple([CARDS[card] for got, gone, card in spans[play.seat]
+                          if got < index <= gone])
+            choices.append(Choice(play.seat, CARDS[play.card], play.suit, held,
+                                  tuple([c for c in held if play.legal >> c & 1])))
         return tuple(choices)
 
 
