@@ -11,11 +11,12 @@ bot's move, so that a short search plays at least as the expert does and a longe
 it where the sampled worlds say so. A fixed ``iterations`` replaces the clock and
 makes the bot deterministic: every decision's RNG is seeded from the bot's seed, the game id,
 the seat and how far the game has gone, so a game replays the same however the process
-interleaves its games. On the compiled engine about 100 ms of CPU a decision bought 600
-iterations at tables of 2, 640 at 3 and 520 at 4 on the 2-core machine of
-``docs/strategies.md``, where that budget rated first at every table size. At tables of three or
-more each sampled world serves ``WORLD_REUSE`` iterations: dealing one costs more than the rest
-of an iteration there.
+interleaves its games. On the compiled engine about 100 ms of CPU a decision buys 600
+iterations at tables of 2, 500 at 3 and 320 at 4 on the 2-core machine of
+``docs/strategies.md``. A sampled world serves ``WORLD_REUSE`` iterations on average: dealing
+one and weighing it cost more than the rest of an iteration at the larger tables. Each
+iteration's reward is each seat's chance of finishing the game ahead of the others
+(``craits_bots.playout.rewards``), what a tournament ranks by.
 
 Environment (for the launched process): ``CRAITS_BOT_SEED`` as for ``random``;
 ``CRAITS_ISMCTS_MS`` caps the thinking time of a decision (to compare budgets in a tournament);
@@ -42,12 +43,13 @@ from .random import seed_from_env
 from .search_tree import Node, best_move, iterate
 
 WORLD_REUSE: Final = 4
-"""Iterations played on each sampled world (copies of it, then the world itself) at tables of
-three or more. Dealing a world consistent with the hand's history costs more the more players
-there are: at 4 players reuse cut 300 iterations from ~146 to ~50 ms of CPU, at 2 from ~49 to
-~37, where 600 fresh worlds scored better against ``greedy`` than 800 iterations on 200 worlds
-(within the noise, ``docs/strategies.md``). So at tables of two every iteration has its own
-world; the iterations on one world still differ by the tree's choices and the playouts' noise."""
+"""Iterations per sampled world. Weighted worlds (the default) are drawn from a pool that grows
+by one world every ``WORLD_REUSE`` iterations. Unweighted ones (``belief=False``) are played this
+many times each (copies of it, then the world itself) at tables of three or more: dealing a
+world consistent with the hand's history costs more the more players there are (at 4 players
+reuse cut 300 iterations from ~146 to ~50 ms of CPU, at 2 from ~49 to ~37), and at tables of two
+600 fresh worlds scored better against ``greedy`` than 800 iterations on 200 worlds (within the
+noise, ``docs/strategies.md``)."""
 
 
 def world_reuse(players: int) -> int:
