@@ -17,7 +17,7 @@ factor instead of ruling it out.
 Measured with ``benchmarks/belief_bench.py`` (``docs/strategies.md``): at 100 worlds a position,
 the weighted worlds predict which suits each opponent holds with a Brier score 7% (against
 ``greedy``) and 12% (against ``expert``) lower than unweighted ones at tables of 2, 4% and 6%
-lower at tables of 4; which cards, within 2% either way (fewer worlds count, which costs
+lower at tables of 4; which cards, within about 2% either way (fewer worlds count, which costs
 as much as the model gains).
 """
 
