@@ -22,6 +22,10 @@ What the seat knows and the sampler respects, from the current hand's events:
   no card a seat held before a reshuffle is one of the reshuffled cards.
 
 Nothing else is public: draws are private, the stock is never shown, and Craits has no passing.
+How the others *choose* is not a fact either, so the sampler assumes nothing about it; but
+``sample_explained`` also says, for each of their plays this hand, what that seat held then in
+the world dealt and which of those cards it could legally have played (a ``Choice``): what a bot
+with a model of the others needs to weigh the worlds (``craits_bots.belief`` does).
 
 How: each other seat's hand is a list of *slots*, one per card it received (dealt or drawn),
 each with the set of cards it cannot be (a 52-bit mask). Replaying the hand's events grows the
