@@ -14,8 +14,9 @@ mypyc-compiled one, ``bash .ci/build-engine``, and pure Python, ``CRAITS_PURE_EN
 build measured in a child process of its own. Peers: the same random-legal loop at 4 players on
 OpenSpiel's ``crazy_eights`` and RLCard's UNO (``benchmarks/peer_engines.py``; installed by the
 ``benchmark`` extra, reported as missing otherwise). Search: what a search bot gets from the SDK,
-sampled worlds per second (``View.world_sampler().sample``) and playouts of the rest of the hand
-per second, from one mid-hand position. The first tables measure the build this process loaded,
+sampled worlds per second (``View.world_sampler().sample``), the same with the explanation of
+the others' plays a weighing bot needs (``sample_explained``) and playouts of the rest of the
+hand per second, from one mid-hand position. The first tables measure the build this process loaded,
 which the report names.
 
 Run::
@@ -271,8 +272,9 @@ def search_rows(seconds: float, repeat: int) -> list[dict[str, Any]]:
 
 
 def search_row(seconds: float, repeat: int) -> dict[str, Any]:
-    """Sampled worlds per second and playouts to the end of the hand per second (random legal
-    moves, each from a fresh copy of one sampled world), from ``mid_hand_view``."""
+    """Sampled worlds per second (plain and explained) and playouts to the end of the hand per
+    second (random legal moves, each from a fresh copy of one sampled world), from
+    ``mid_hand_view``."""
     import random
 
     view = mid_hand_view()
@@ -287,6 +289,13 @@ def search_row(seconds: float, repeat: int) -> dict[str, Any]:
             count += 1
         return count
 
+    def explained() -> int:
+        count, start = 0, CLOCK()
+        while CLOCK() - start < seconds:
+            sampler.sample_explained(rng, history=False)
+            count += 1
+        return count
+
     def playouts() -> int:
         count, start = 0, CLOCK()
         while CLOCK() - start < seconds:
@@ -298,12 +307,15 @@ def search_row(seconds: float, repeat: int) -> dict[str, Any]:
         return count
 
     best = best_times({("search", "samples", view.players): samples,
+                       ("search", "explained", view.players): explained,
                        ("search", "playouts", view.players): playouts}, repeat)
     n_samples, s_cpu = best[("search", "samples", view.players)]
+    n_explained, e_cpu = best[("search", "explained", view.players)]
     n_playouts, p_cpu = best[("search", "playouts", view.players)]
     return {"players": view.players, "hand_number": view.hand_number,
             "cards_in_hand": len(view.hand), "unseen_cards": len(sampler.unseen),
             "worlds_per_second": round(n_samples / s_cpu, 1),
+            "explained_worlds_per_second": round(n_explained / e_cpu, 1),
             "hand_playouts_per_second": round(n_playouts / p_cpu, 1)}
 
 
@@ -423,10 +435,11 @@ def report_lines(result: dict[str, Any]) -> list[str]:
               f"{where.get('hand_number')}, {where.get('cards_in_hand')} cards in hand, "
               f"{where.get('unseen_cards')} unseen):", ""]
     lines += table(
-        ["engine", "sampled worlds/s", "playouts to the end of the hand/s"],
+        ["engine", "sampled worlds/s", "explained worlds/s", "playouts to the end of the hand/s"],
         [[row["build"], f"{row['worlds_per_second']:,.0f}",
+          f"{row['explained_worlds_per_second']:,.0f}",
           f"{row['hand_playouts_per_second']:,.0f}"] if "missing" not in row
-         else [row["build"], row["missing"], ""] for row in result["search"]],
+         else [row["build"], row["missing"], "", ""] for row in result["search"]],
     )
     return lines
 

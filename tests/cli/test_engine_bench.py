@@ -28,6 +28,10 @@ def test_quick_json_run() -> None:
     # a difference of two timings: on a busy machine it can come out at or below zero, so the
     # test asks only for a number (timings are the benchmark's to report, not a test's)
     assert all(math.isfinite(row["observe_since_us"]) for row in data["observe"])
+    searched = [row for row in data["search"] if "missing" not in row]
+    assert searched
+    assert all(row["worlds_per_second"] > 0 and row["explained_worlds_per_second"] > 0
+               for row in searched)
 
 
 def test_quick_table_run() -> None:
