@@ -25,15 +25,31 @@ CONFIGS: list[tuple[str, Rules]] = [
 
 def played_to(rules: Rules, players: int, seed: int, moves: int) -> Game:
     """A game after ``moves`` random decisions (or at its last decision)."""
+    return played_recording(rules, players, seed, moves)[0]
+
+
+def played_recording(
+    rules: Rules, players: int, seed: int, moves: int,
+) -> tuple[Game, list[tuple[int, int, int, Counter[int], frozenset[int]]]]:
+    """A game after ``moves`` random decisions (or at its last decision), and for each play
+    made: the hand it was in, the seat, the card, the cards the seat held and the cards it
+    could legally have played."""
     game = Game.new(rules, players, seed)
     rng = random.Random(seed)
+    plays: list[tuple[int, int, int, Counter[int], frozenset[int]]] = []
     for _ in range(moves):
         legal = game.legal_moves()
         before = game.clone()
-        game.apply(rng.choice(legal))
+        move = rng.choice(legal)
+        seat, hand = game.to_act, game.hand_index
+        held: Counter[int] = Counter(game.hands[seat])
+        game.apply(move)
         if game.is_over:
-            return before
-    return game
+            return before, plays
+        if move.card >= 0 and game.events[-1].kind != "choose_suit":
+            options = frozenset(m.card for m in legal if m.card >= 0)
+            plays.append((hand, seat, move.card, held, options))
+    return game, plays
 
 
 def view_of(game: Game, seat: int) -> View:
@@ -85,18 +101,23 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split()]
 
 
-def unable_to_follow() -> Game:
-    """Two players, seat 1 deals; seat 0 plays 3D on the upturned 3C and seat 1, holding no
-    three, no diamond and no eight, draws. Seat 0 is to act."""
-    mine, theirs = cards("3D KH KS QH QS JH JS 10H"), cards("AH 2H 4H 5H 6H 7H 9H AS")
+def answered_3d(theirs: str, answer: Move) -> Game:
+    """Two players, seat 1 deals the upturned 3C; seat 0 (dealt 3D KH KS QH QS JH JS 10H) plays
+    3D and seat 1, dealt ``theirs``, makes ``answer``. Seat 0 is to act."""
+    mine = cards("3D KH KS QH QS JH JS 10H")
     upturn = Card.parse("3C")
-    rest = [c for c in build_deck(1) if c not in {*mine, *theirs, upturn}]
+    rest = [c for c in build_deck(1) if c not in {*mine, *cards(theirs), upturn}]
     random.Random(0).shuffle(rest)
-    game = Game.dealt(preset("standard"), [mine, theirs], upturn, rest, dealer=1)
+    game = Game.dealt(preset("standard"), [mine, cards(theirs)], upturn, rest, dealer=1)
     game.apply(Move.play(Card.parse("3D")))
-    game.apply(Move.draw())
+    game.apply(answer)
     assert game.to_act == 0
     return game
+
+
+def unable_to_follow() -> Game:
+    """Seat 1, holding no three, no diamond and no eight, draws on 3D (``answered_3d``)."""
+    return answered_3d("AH 2H 4H 5H 6H 7H 9H AS", Move.draw())
 
 
 def could_follow_3d(card: int) -> bool:
@@ -156,29 +177,6 @@ def test_a_view_missing_history_is_refused_clearly() -> None:
 
 
 # ----------------------------------------------------------------- how a world explains plays
-def played_recording(
-    rules: Rules, players: int, seed: int, moves: int,
-) -> tuple[Game, list[tuple[int, int, int, Counter[int], frozenset[int]]]]:
-    """``played_to``'s game, and for each play made: the hand it was in, the seat, the card,
-    the cards the seat held and the cards it could legally have played."""
-    game = Game.new(rules, players, seed)
-    rng = random.Random(seed)
-    plays: list[tuple[int, int, int, Counter[int], frozenset[int]]] = []
-    for _ in range(moves):
-        legal = game.legal_moves()
-        before = game.clone()
-        move = rng.choice(legal)
-        seat, hand = game.to_act, game.hand_index
-        held: Counter[int] = Counter(game.hands[seat])
-        game.apply(move)
-        if game.is_over:
-            return before, plays
-        if move.card >= 0 and game.events[-1].kind != "choose_suit":
-            options = frozenset(m.card for m in legal if m.card >= 0)
-            plays.append((hand, seat, move.card, held, options))
-    return game, plays
-
-
 @pytest.mark.parametrize(("name", "rules"), CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_a_world_explains_each_play_with_what_the_seat_could_have_played(
     name: str, rules: Rules,
@@ -230,17 +228,9 @@ def _holdings_follow_on(world: Game, choices: tuple[Choice, ...], sampler: World
 
 
 def shed_low() -> Game:
-    """Two players, seat 1 deals the upturned 3C; seat 0 plays 3D, seat 1 (dealt AD 9D KD 5S 6S
-    7S JC 2C) answers AD, though 9D and KD were playable too. Seat 0 is to act."""
-    mine, theirs = cards("3D KH KS QH QS JH JS 10H"), cards("AD 9D KD 5S 6S 7S JC 2C")
-    upturn = Card.parse("3C")
-    rest = [c for c in build_deck(1) if c not in {*mine, *theirs, upturn}]
-    random.Random(0).shuffle(rest)
-    game = Game.dealt(preset("standard"), [mine, theirs], upturn, rest, dealer=1)
-    game.apply(Move.play(Card.parse("3D")))
-    game.apply(Move.play(Card.parse("AD")))
-    assert game.to_act == 0
-    return game
+    """Seat 1 (dealt AD 9D KD 5S 6S 7S JC 2C) answers 3D with AD, though 9D and KD were
+    playable too (``answered_3d``)."""
+    return answered_3d("AD 9D KD 5S 6S 7S JC 2C", Move.play(Card.parse("AD")))
 
 
 def test_a_world_says_what_the_seat_held_when_it_played() -> None:
