@@ -282,36 +282,29 @@ def search_row(seconds: float, repeat: int) -> dict[str, Any]:
     rng = random.Random(0)
     world = sampler.sample(rng, history=False)
 
-    def samples() -> int:
-        count, start = 0, CLOCK()
-        while CLOCK() - start < seconds:
-            sampler.sample(rng, history=False)
-            count += 1
-        return count
+    def for_seconds(step: Callable[[], object]) -> Callable[[], int]:
+        """A round that repeats ``step`` for ``seconds`` and says how many times it ran."""
+        def run() -> int:
+            count, start = 0, CLOCK()
+            while CLOCK() - start < seconds:
+                step()
+                count += 1
+            return count
+        return run
 
-    def explained() -> int:
-        count, start = 0, CLOCK()
-        while CLOCK() - start < seconds:
-            sampler.sample_explained(rng, history=False)
-            count += 1
-        return count
+    def playout() -> None:
+        game = world.clone()
+        hand = game.hand_index
+        while game.hand_index == hand and not game.is_over:
+            game.apply(rng.choice(game.legal_moves()))
 
-    def playouts() -> int:
-        count, start = 0, CLOCK()
-        while CLOCK() - start < seconds:
-            game = world.clone()
-            hand = game.hand_index
-            while game.hand_index == hand and not game.is_over:
-                game.apply(rng.choice(game.legal_moves()))
-            count += 1
-        return count
-
-    best = best_times({("search", "samples", view.players): samples,
-                       ("search", "explained", view.players): explained,
-                       ("search", "playouts", view.players): playouts}, repeat)
-    n_samples, s_cpu = best[("search", "samples", view.players)]
-    n_explained, e_cpu = best[("search", "explained", view.players)]
-    n_playouts, p_cpu = best[("search", "playouts", view.players)]
+    kinds = {"samples": lambda: sampler.sample(rng, history=False),
+             "explained": lambda: sampler.sample_explained(rng, history=False),
+             "playouts": playout}
+    best = best_times({("search", kind, view.players): for_seconds(step)
+                       for kind, step in kinds.items()}, repeat)
+    (n_samples, s_cpu), (n_explained, e_cpu), (n_playouts, p_cpu) = (
+        best[("search", kind, view.players)] for kind in kinds)
     return {"players": view.players, "hand_number": view.hand_number,
             "cards_in_hand": len(view.hand), "unseen_cards": len(sampler.unseen),
             "worlds_per_second": round(n_samples / s_cpu, 1),
