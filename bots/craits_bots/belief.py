@@ -34,7 +34,7 @@ from craits.engine.cards import RANK, SAME_COLOUR, SUIT
 from craits.engine.scoring import CARD_POINTS
 from craits_sdk import Choice, WorldSampler
 
-from .playout import EIGHT_KEPT, FOLLOWER
+from .playout import EIGHT_KEPT, FOLLOWER, followers_by_suit
 
 TEMPERATURE: Final = 10.0
 """Points of the model's score that make a play e (2.7) times as likely (measured: 20 and 40
@@ -48,12 +48,8 @@ def play_likelihood(choice: Choice) -> float:
     """How likely the shedder model finds ``choice`` (1 where the seat had no other play)."""
     if len(choice.options) == 1 and RANK[choice.card] not in (8, 9):
         return 1.0  # the only play, with no suit to name: most plays at the larger tables
-    held = choice.held
-    by_suit = [0, 0, 0, 0]  # cards held of each suit that can follow it (eights are wild)
-    for card in held:
-        if RANK[card] != 8:
-            by_suit[SUIT[card]] += 1
-    long_hand = len(held) > 2
+    by_suit = followers_by_suit(choice.held)
+    long_hand = len(choice.held) > 2
     left = choice.suit if choice.suit >= 0 else SUIT[choice.card]
     scores: list[float] = []
     made = 0.0

@@ -57,14 +57,21 @@ EIGHT_KEPT: Final = 60.0
 _POINTS: Final = tuple(float(p) for p in CARD_POINTS)
 
 
+def followers_by_suit(hand: Sequence[int]) -> list[int]:
+    """How many cards of ``hand`` can follow each suit (eights are wild, not followers): the
+    quick policy's and the shedder model's (``craits_bots.belief``) measure of a suit left."""
+    by_suit = [0, 0, 0, 0]
+    for c in hand:
+        if RANK[c] != 8:
+            by_suit[SUIT[c]] += 1
+    return by_suit
+
+
 def policy_move(game: Game, legal: Sequence[Move]) -> Move:
     """The quick policy's move for the seat to act (see the module docstring)."""
     hand = game.hands[game.to_act]
     size = len(hand)
-    by_suit = [0, 0, 0, 0]  # cards of each suit that can follow it (eights are wild, not followers)
-    for c in hand:
-        if RANK[c] != 8:
-            by_suit[SUIT[c]] += 1
+    by_suit = followers_by_suit(hand)
     best, value = legal[0], -math.inf
     for move in legal:
         card = move.card
