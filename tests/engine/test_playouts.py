@@ -268,6 +268,18 @@ def test_clone_copies_every_field() -> None:
     assert copy._rng.getstate() == game._rng.getstate()
 
 
+def test_clone_and_original_draw_the_same_numbers_apart() -> None:
+    """The two share one RNG until either draws (``Game._own_rng``): a draw by one leaves the
+    other's numbers as they were, so both draw the same sequence."""
+    game = Game.new(CONFIGS["standard+face"][0], 3, 9)
+    copy = game.clone()
+    first = [copy._own_rng().random() for _ in range(3)]
+    assert [game._own_rng().random() for _ in range(3)] == first
+    again = game.clone()
+    assert [again._own_rng().random() for _ in range(3)] == [game._own_rng().random()
+                                                             for _ in range(3)]
+
+
 def test_deals_do_not_depend_on_how_earlier_hands_were_played() -> None:
     r = preset("standard").replace(max_turns_per_hand=60)
 

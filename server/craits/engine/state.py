@@ -165,6 +165,11 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+_UNSEEDED: Final = random.Random(0)
+"""The RNG of a game that has not dealt a hand (``Game.at_position`` without a history): shared by
+every such game and never drawn from, since a game copies a shared RNG before drawing."""
+
+
 class Game:
     """A game in progress (mutable; ``clone()`` for look-ahead). See the module docstring."""
 
@@ -210,7 +215,9 @@ class Game:
         self.out_in_count = False
         self.announce_pending: set[int] = set()
         self.outcome: Outcome | None = None
-        self._rng = random.Random(0)
+        self._rng = _UNSEEDED
+        self._rng_shared = True
+        """``_rng`` may be another game's too (``clone``): copied before its first use."""
         self._legal: list[Move] | None = None
 
     # ----------------------------------------------------------------- construction
@@ -304,6 +311,7 @@ class Game:
         if history:
             game.events = list(history)
             game._rng = random.Random(f"craits:{seed}:hand:{hand_index}")
+            game._rng_shared = False
         return game
 
     def clone(self) -> Game:
@@ -328,10 +336,20 @@ class Game:
         other.turns_in_hand, other.out_in_count = self.turns_in_hand, self.out_in_count
         other.announce_pending = set(self.announce_pending)
         other.outcome = self.outcome
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
+        other._rng = self._rng  # shared until one of the two draws from it (``_own_rng``)
+        other._rng_shared = self._rng_shared = True
         other._legal = self._legal
         return other
+
+    def _own_rng(self) -> random.Random:
+        """This game's RNG, copied first if another game may hold it too: copying its 2.5 KB
+        state at every ``clone`` was most of a clone's cost, and few clones ever draw from it
+        (only a reshuffle within the hand does)."""
+        if self._rng_shared:
+            own = random.Random()
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
 
     # ----------------------------------------------------------------- queries
     @property
@@ -556,7 +574,7 @@ class Game:
             raise _HandOver("pressure")
         pile = self.discard[:-1]
         del self.discard[:-1]
-        shuffle(self._rng, pile)
+        shuffle(self._own_rng(), pile)
         self.stock = pile
         self.events.append(event("reshuffle", seat, (), len(pile)))
 
@@ -603,6 +621,7 @@ class Game:
         self.forfeits = [0] * self.players
         self.events.append(event("hand_start", self.dealer, (), size, index + 1))
         self._rng = random.Random(f"craits:{self.seed}:hand:{index}")
+        self._rng_shared = False
         n = self.players
         order = [(self.dealer + self.deal_direction * (i + 1)) % n for i in range(n)]
         dealt, deck = self._shuffle_and_deal(size, order) if given is None else given
@@ -621,7 +640,7 @@ class Game:
     def _shuffle_and_deal(self, size: int, order: Sequence[int]) -> _Dealt:
         """The hand's deck shuffled by its RNG, dealt one card at a time in ``order``."""
         deck = build_deck(self.decks, self._deck_without)
-        shuffle(self._rng, deck)
+        shuffle(self._own_rng(), deck)
         dealt: list[list[Card]] = [[] for _ in range(self.players)]
         for _ in range(size):
             for seat in order:
