@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from craits.engine import CARDS, Card, Event, Game, Phase, Rules, game_deck
+from craits.engine import CARDS, Card, Event, Game, Phase, Rules, game_deck, shuffle
 from craits.engine.cards import JACK, RANK, SUIT
 
 if TYPE_CHECKING:
@@ -193,7 +193,7 @@ class WorldSampler:
     def _world(self, hands: list[list[Card]], rng: random.Random, history: bool) -> Game:
         view = self.view
         stock = list(hands.pop())
-        rng.shuffle(stock)
+        shuffle(rng, stock)
         return Game.at_position(
             self.rules, hands, self.discard, stock,
             to_act=view.to_act, dealer=view.dealer, direction=view.direction,
@@ -384,13 +384,13 @@ def _fill(
     with the fewest cards it may hold first, then a matching; None only when no assignment
     exists."""
     if not any(masks):
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         return list(pool[: len(masks)])
     present = _mask(pool)
     order = sorted(range(len(masks)),
                    key=lambda i: ((present & ~masks[i]).bit_count(), rng.random()))
     for _ in range(tries):
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         left = list(pool)
         cells = [0] * len(masks)
         for i in order:
@@ -406,7 +406,7 @@ def _fill(
 
 def _match(pool: list[Card], masks: list[int], rng: random.Random) -> list[int] | None:
     """A slot-to-card matching by augmenting paths (Kuhn), in a random order; None if none."""
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     holder = [-1] * len(pool)
     """Which slot holds each pool position."""
 

@@ -30,7 +30,7 @@ from .observation import Observation, observe
 from .record import GameRecord, replay
 from .rules import PRESETS, Rules, RulesError, preset, rules_from_settings
 from .scoring import hand_score, places
-from .state import Game, IllegalMove, Outcome, game_deck
+from .state import Game, IllegalMove, Outcome, game_deck, shuffle
 
 COMPILED: bool = not _state.__file__.endswith(".py")
 """True when the mypyc-compiled engine was imported, False for pure Python."""
@@ -65,4 +65,5 @@ __all__ = [
     "preset",
     "replay",
     "rules_from_settings",
+    "shuffle",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from .cards import (
     ACE,
@@ -150,11 +150,16 @@ _DRAW_RULE: Final = {_COUNT: "the count", _JACKS: "jack", _KING: "king"}
 """The rule a refused draw breaks, by phase (elsewhere: a normal turn)."""
 
 
-def shuffle(rng: random.Random, cards: list[Card]) -> None:
+_Item = TypeVar("_Item")
+
+
+def shuffle(rng: random.Random, cards: list[_Item]) -> None:
     """``rng.shuffle(cards)`` exactly: CPython's Fisher-Yates with the same draws of random bits
     (``_randbelow``), so every deal is what it always was (tests/engine/test_exact_games.py
     checks both). Written out because the compiled engine runs it as C, where ``random``'s own
-    shuffle is Python code: a deal of 52 cards costs as much as 50 decisions otherwise."""
+    shuffle is Python code: a deal of 52 cards costs as much as 50 decisions otherwise. Public
+    (``craits.engine.shuffle``) for the SDK's sampled worlds, which shuffle as often as they
+    deal."""
     bits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
