@@ -11,8 +11,8 @@ bot's move, so that a short search plays at least as the expert does and a longe
 it where the sampled worlds say so. A fixed ``iterations`` replaces the clock and
 makes the bot deterministic: every decision's RNG is seeded from the bot's seed, the game id,
 the seat and how far the game has gone, so a game replays the same however the process
-interleaves its games. On the compiled engine about 100 ms of CPU a decision buys 600
-iterations at tables of 2, 500 at 3 and 320 at 4 on the 2-core machine of
+interleaves its games. On the compiled engine about 100 ms of CPU a decision buys 830
+iterations at tables of 2, 680 at 3 and 380 at 4 on the 2-core machine of
 ``docs/strategies.md``. A sampled world serves ``WORLD_REUSE`` iterations on average: dealing
 one and weighing it cost more than the rest of an iteration at the larger tables. Each
 iteration's reward is each seat's chance of finishing the game ahead of the others

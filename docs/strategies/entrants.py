@@ -5,10 +5,9 @@ directory is on the import path, so each budget is a class here. The study count
 not milliseconds: on a machine shared with other work a clock would measure the load as much as
 the bot, and a fixed count makes every game replay exactly. An iteration costs more the more
 players there are, so the count that buys about 100 ms of CPU a decision depends on the table
-size (measured with ``benchmarks/strength_bench.py``, ``docs/strategies.md``). Weighing the worlds
-(``craits_bots.belief``) costs more the more plays the others have made, so at tables of 3 and 4
-the counts are those of the unweighted search's 100 ms, less what the weights cost in the same
-run on the same positions (1.28 and 1.61 times the time per iteration).
+size. The counts are the previous study's (600, 500 and 320, measured at 104, 111 and 106 ms),
+scaled by what a cheaper ``Game.clone`` and sampler saved since, measured as the time of the
+new count against the old on the same positions in alternated runs (``docs/strategies.md``).
 """
 
 from __future__ import annotations
@@ -37,11 +36,11 @@ class Ismcts100ms(_ByTableSize):
     """About 100 ms of CPU a decision with a choice on the study's machine."""
 
     name = "ismcts-100ms"
-    ITERATIONS: ClassVar[dict[int, int]] = {2: 600, 3: 500, 4: 320}
+    ITERATIONS: ClassVar[dict[int, int]] = {2: 830, 3: 680, 4: 380}
 
 
 class Ismcts25ms(_ByTableSize):
     """A quarter of ``Ismcts100ms``'s iterations."""
 
     name = "ismcts-25ms"
-    ITERATIONS: ClassVar[dict[int, int]] = {2: 150, 3: 125, 4: 80}
+    ITERATIONS: ClassVar[dict[int, int]] = {2: 210, 3: 170, 4: 95}

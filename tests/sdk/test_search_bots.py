@@ -153,7 +153,7 @@ def test_the_study_entrants_load_and_take_their_iterations_from_the_table_size()
         assert isinstance(bot, IsmctsBot)
         assert bot.move_for(view) in view.legal_moves
         counts.append(bot.last_iterations)
-    assert counts == [500, 125]
+    assert counts == [680, 170]
 
 
 def test_each_sampled_world_is_played_reuse_times_as_independent_copies() -> None:
