@@ -7,7 +7,8 @@ Plays ``--games`` short games (seat 0 ``greedy``, the others ``--against``) and,
 seat 0's decisions with a choice, samples ``--worlds`` worlds from its view. For every other
 seat it predicts, from the worlds, the chance that the seat holds each card it cannot see, and
 the chance that it holds a card of each suit (eights aside: they follow nothing), once with
-every world counted alike and once with each world weighed by ``craits_bots.belief.world_weight``.
+every world counted alike and once with each world weighed as ``ismcts`` weighs it
+(``craits_bots.belief.world_weight``, tempered at tables of 3 and more: ``weight_exponent``).
 It reports the Brier score of each prediction against the seat's true hand (the mean squared
 error of the probabilities; lower is better, 0 is perfect). The figures are deterministic for
 fixed arguments: no clock is read.
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from craits.engine import Card, Game, observe, preset
 from craits.engine.cards import RANK, SUIT
-from craits_bots.belief import world_weight
+from craits_bots.belief import weight_exponent, world_weight
 from craits_bots.registry import BUNDLED, load
 from craits_sdk import GameInfo, View
 
@@ -65,7 +66,8 @@ def brier(found: Sequence[Position], worlds: int, weighed: bool, seed: int) -> t
     for position in found:
         sampler = position.view.world_sampler()
         dealt = [sampler.sample_explained(rng, history=False) for _ in range(worlds)]
-        weights = [world_weight(choices) if weighed else 1.0 for _, choices in dealt]
+        exponent = weight_exponent(position.view.players)
+        weights = [world_weight(choices, exponent) if weighed else 1.0 for _, choices in dealt]
         total = sum(weights)
         for seat, truth in enumerate(position.hands):
             if seat == position.view.seat:

@@ -35,7 +35,7 @@ from typing import Final
 from craits.engine import Game, Move
 from craits_sdk import Bot, View, WorldError, WorldSampler, run
 
-from .belief import WeightedWorlds
+from .belief import WeightedWorlds, weight_exponent
 from .budget import Budget
 from .expert import ExpertBot
 from .playout import DEPTH
@@ -121,7 +121,8 @@ class IsmctsBot(Bot):
         rng = random.Random(f"craits-ismcts:{self.seed}:{view.game_id}:{view.seat}:"
                             f"{view.history_len}:{len(view.hand)}")
         root = Node(preferred=self.fallback.move_for(view))
-        supply = (WeightedWorlds(sampler, rng, self.reuse or WORLD_REUSE) if self.belief
+        supply = (WeightedWorlds(sampler, rng, self.reuse or WORLD_REUSE,
+                                 weight_exponent(view.players)) if self.belief
                   else worlds(sampler, rng, self.reuse or world_reuse(view.players)))
         done = 0
         if self.iterations is not None:

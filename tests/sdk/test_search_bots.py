@@ -13,7 +13,14 @@ from craits.engine.cards import RANK, SUIT
 from craits.engine.scoring import CARD_POINTS
 from craits.tournament.config import load_config
 from craits.tournament.inprocess import load_bot
-from craits_bots.belief import SURPRISE, WeightedWorlds, play_likelihood
+from craits_bots.belief import (
+    SURPRISE,
+    TEMPERING,
+    WeightedWorlds,
+    play_likelihood,
+    weight_exponent,
+    world_weight,
+)
 from craits_bots.budget import OFFLINE_MS, Budget
 from craits_bots.expert import ExpertBot
 from craits_bots.ismcts import IsmctsBot, worlds
@@ -200,6 +207,32 @@ def test_weighted_worlds_favour_those_that_explain_the_others_plays() -> None:
     assert all(observe(w, 0).hand == observe(game, 0).hand for w in drawn)
     with pytest.raises(ValueError, match="at least once"):
         WeightedWorlds(sampler, random.Random(5), every=0)
+
+
+def test_weights_are_tempered_at_tables_of_three_or_more() -> None:
+    """At 2 players a world weighs its likelihood; at 3 and more its likelihood to the power
+    ``TEMPERING``, so that the weights of many worlds are spread more evenly."""
+    assert weight_exponent(2) == 1.0
+    assert weight_exponent(3) == weight_exponent(4) == TEMPERING < 1.0
+    game = _mid_hand(4, 2)
+    for _ in range(24):
+        game.apply(game.legal_moves()[0])
+    sampler = View.from_observation(observe(game, game.to_act), game.rules).world_sampler()
+    weights = [world_weight(sampler.sample_explained(random.Random(i), history=False)[1])
+               for i in range(40)]
+    tempered = [world_weight(sampler.sample_explained(random.Random(i), history=False)[1], 0.5)
+                for i in range(40)]
+    assert tempered == pytest.approx([w**0.5 for w in weights])
+    assert len(set(weights)) > 1  # the position's worlds explain the others' plays differently
+
+    def effective(ws: list[float]) -> float:
+        return sum(ws) ** 2 / sum(w * w for w in ws)
+    assert effective(tempered) > effective(weights)
+    supply = WeightedWorlds(sampler, random.Random(3), every=1, exponent=0.5)
+    next(supply)
+    assert supply.cumulative[0] < 1.0  # a weight of 1 would be its own square root
+    assert supply.cumulative[0] == pytest.approx(world_weight(
+        sampler.sample_explained(random.Random(3), history=False)[1], 0.5))
 
 
 def test_a_reward_is_the_margin_early_and_the_chance_of_finishing_ahead_late() -> None:
