@@ -46,8 +46,9 @@ SURPRISE: Final = 0.2
 TEMPERING: Final = 0.5
 """The power a world's likelihood is raised to at tables of three or more (``weight_exponent``).
 A likelihood is a product over every play the others made this hand, two or three seats' worth
-there, so untempered a few worlds carry most of the weight: at 4 players the weights of 100
-worlds counted as 22 (their effective sample size, median position) against 58 at 2. Measured
+there, so untempered a few worlds carry most of the weight: the weights of 100 worlds counted
+as 58 at 2 players (their effective sample size, median position), 28 at 3 and 22 at 4; tempered,
+65 at 3 and 57 at 4. Measured
 with ``benchmarks/belief_bench.py`` (``docs/strategies.md``), the square root predicted both the
 others' cards and their suits better than the likelihood itself at tables of 3 and 4, against
 ``greedy`` and ``expert``, and worse at tables of 2; a cube root did worse than the square root
