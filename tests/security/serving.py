@@ -8,7 +8,6 @@ import re
 import secrets
 import subprocess
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,14 +35,19 @@ class Served:
         return games
 
 
-def serve(names: list[str], *extra: str, preexec: Callable[[], None] | None = None) -> Served:
-    """Start ``craits serve --json`` for bots ``names`` (one short game) and read its tokens."""
+def serve(names: list[str], *extra: str, file_limit: int | None = None) -> Served:
+    """Start ``craits serve --json`` for bots ``names`` (one short game) and read its tokens.
+
+    ``file_limit``: the referee's soft limit of open files, set by a shell before it starts the
+    referee, not by a ``preexec_fn``: Python code run between fork and exec in this process,
+    which holds gRPC's threads, once left the child with a broken gRPC poller (``epoll_wait``:
+    bad file descriptor) and no referee."""
     bots = [arg for name in names for arg in ("--bot", f"{name}={fresh_token()}")]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "craits", "serve", "--port", "0", "--games", "1",
-         "--set", "short_game=true", "--json", "--connect-timeout", "60", *bots, *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec,
-    )
+    command = [sys.executable, "-m", "craits", "serve", "--port", "0", "--games", "1",
+               "--set", "short_game=true", "--json", "--connect-timeout", "60", *bots, *extra]
+    if file_limit is not None:
+        command = ["sh", "-c", f'ulimit -Sn {file_limit} && exec "$@"', "sh", *command]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     found: dict[str, tuple[str, str]] = {}
     said: list[str] = []

@@ -25,12 +25,6 @@ IDLE_CONNECTIONS = 1_500
 CHANNELS = 4
 
 
-def _usual_file_limit() -> None:
-    """In the referee's process: the soft open-file limit most systems start with."""
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
-
-
 def _watch(channels: list[grpc.Channel], streams: list[object]) -> tuple[int, int]:
     """Open ``WATCHES`` Health/Watch streams and leave them open (in ``streams``: a call
     collected is cancelled); (answered, refused)."""
@@ -52,7 +46,7 @@ def _watch(channels: list[grpc.Channel], streams: list[object]) -> tuple[int, in
 def test_health_streams_and_idle_connections_cannot_keep_a_bot_out() -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, IDLE_CONNECTIONS + 2_000), hard))
-    served = serve(["a", "b"], preexec=_usual_file_limit)
+    served = serve(["a", "b"], file_limit=min(1024, hard))  # the limit most systems start with
     host, _, port = served.address.rpartition(":")
     with ExitStack() as stack:
         channels = [stack.enter_context(grpc.insecure_channel(
