@@ -47,12 +47,11 @@ TEMPERING: Final = 0.5
 """The power a world's likelihood is raised to at tables of three or more (``weight_exponent``).
 A likelihood is a product over every play the others made this hand, two or three seats' worth
 there, so untempered a few worlds carry most of the weight: the weights of 100 worlds counted
-as 58 at 2 players (their effective sample size, median position), 28 at 3 and 22 at 4; tempered,
-65 at 3 and 57 at 4. Measured
-with ``benchmarks/belief_bench.py`` (``docs/strategies.md``), the square root predicted both the
-others' cards and their suits better than the likelihood itself at tables of 3 and 4, against
-``greedy`` and ``expert``, and worse at tables of 2; a cube root did worse than the square root
-at 4."""
+as 58 at 2 players (their effective sample size, median position), 28 at 3 and 22 at 4;
+tempered, 65 at 3 and 57 at 4. Measured with ``benchmarks/belief_bench.py``
+(``docs/strategies.md``), the square root predicted both the others' cards and their suits
+better than the likelihood itself at tables of 3 and 4, against ``greedy`` and ``expert``, and
+worse at tables of 2; a cube root did worse than the square root at 4."""
 
 
 def play_likelihood(choice: Choice) -> float:
@@ -88,7 +87,7 @@ def world_weight(choices: Sequence[Choice], exponent: float = 1.0) -> float:
     weight = 1.0
     for choice in choices:
         weight *= play_likelihood(choice)
-    return weight if exponent == 1.0 else weight**exponent
+    return weight**exponent
 
 
 def weight_exponent(players: int) -> float:

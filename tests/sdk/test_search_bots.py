@@ -218,10 +218,9 @@ def test_weights_are_tempered_at_tables_of_three_or_more() -> None:
     for _ in range(24):
         game.apply(game.legal_moves()[0])
     sampler = View.from_observation(observe(game, game.to_act), game.rules).world_sampler()
-    weights = [world_weight(sampler.sample_explained(random.Random(i), history=False)[1])
-               for i in range(40)]
-    tempered = [world_weight(sampler.sample_explained(random.Random(i), history=False)[1], 0.5)
-                for i in range(40)]
+    explained = [sampler.sample_explained(random.Random(i), history=False)[1] for i in range(40)]
+    weights = [world_weight(choices) for choices in explained]
+    tempered = [world_weight(choices, 0.5) for choices in explained]
     assert tempered == pytest.approx([w**0.5 for w in weights])
     assert len(set(weights)) > 1  # the position's worlds explain the others' plays differently
 
