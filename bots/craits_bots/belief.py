@@ -87,7 +87,7 @@ def world_weight(choices: Sequence[Choice], exponent: float = 1.0) -> float:
     weight = 1.0
     for choice in choices:
         weight *= play_likelihood(choice)
-    return weight**exponent
+    return math.pow(weight, exponent)
 
 
 def weight_exponent(players: int) -> float:
