@@ -1,7 +1,7 @@
 """How well sampled worlds predict the others' hands: unweighted, and weighed by the shedder model.
 
 Usage: ``.venv/bin/python benchmarks/belief_bench.py [--players 2] [--against greedy]
-[--games 12] [--worlds 100] [--json]``
+[--games 12] [--worlds 100] [--temperature 10] [--exponent E] [--json]``
 
 Plays ``--games`` short games (seat 0 ``greedy``, the others ``--against``) and, at about half of
 seat 0's decisions with a choice, samples ``--worlds`` worlds from its view. For every other
@@ -12,6 +12,10 @@ every world counted alike and once with each world weighed as ``ismcts`` weighs 
 It reports the Brier score of each prediction against the seat's true hand (the mean squared
 error of the probabilities; lower is better, 0 is perfect). The figures are deterministic for
 fixed arguments: no clock is read.
+
+``--temperature`` and ``--exponent`` replace the model's temperature and the power its
+likelihoods are raised to, and many ``--worlds`` take away the noise of a small sample: together
+they show how much the others' plays can tell a seat at best, whatever a search can afford.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 
 from craits.engine import Card, Game, observe, preset
 from craits.engine.cards import RANK, SUIT
-from craits_bots.belief import weight_exponent, world_weight
+from craits_bots.belief import TEMPERATURE, weight_exponent, world_weight
 from craits_bots.registry import BUNDLED, load
 from craits_sdk import GameInfo, View
 
@@ -58,7 +62,17 @@ def positions(players: int, against: str, games: int, seed: int) -> list[Positio
     return found
 
 
-def brier(found: Sequence[Position], worlds: int, weighed: bool, seed: int) -> tuple[float, float]:
+@dataclass(frozen=True, slots=True)
+class Model:
+    """How worlds are weighed: not at all, or by the shedder model at ``temperature`` with its
+    likelihoods raised to ``exponent`` (None: ``weight_exponent`` of the table size)."""
+
+    weighed: bool
+    temperature: float = TEMPERATURE
+    exponent: float | None = None
+
+
+def brier(found: Sequence[Position], worlds: int, model: Model, seed: int) -> tuple[float, float]:
     """The Brier scores of the card and suit predictions over ``found``."""
     rng = random.Random(seed)
     card_error = suit_error = 0.0
@@ -66,8 +80,10 @@ def brier(found: Sequence[Position], worlds: int, weighed: bool, seed: int) -> t
     for position in found:
         sampler = position.view.world_sampler()
         dealt = [sampler.sample_explained(rng, history=False) for _ in range(worlds)]
-        exponent = weight_exponent(position.view.players)
-        weights = [world_weight(choices, exponent) if weighed else 1.0 for _, choices in dealt]
+        exponent = (weight_exponent(position.view.players) if model.exponent is None
+                    else model.exponent)
+        weights = [world_weight(choices, exponent, model.temperature) if model.weighed else 1.0
+                   for _, choices in dealt]
         total = sum(weights)
         for seat, truth in enumerate(position.hands):
             if seat == position.view.seat:
@@ -96,6 +112,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--worlds", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--temperature", type=float, default=TEMPERATURE,
+                        help=f"the shedder model's temperature in points (default {TEMPERATURE})")
+    parser.add_argument("--exponent", type=float, default=None,
+                        help="the power the likelihoods are raised to (default: the bot's, "
+                             "by table size)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not 2 <= args.players <= 10:
@@ -104,18 +125,24 @@ def main() -> None:
         parser.error(f"no bundled bot {args.against!r}; known: {', '.join(BUNDLED)}")
     if args.games < 1 or args.worlds < 1:
         parser.error("--games and --worlds must be at least 1")
+    if args.temperature <= 0 or (args.exponent is not None and args.exponent <= 0):
+        parser.error("--temperature and --exponent must be positive")
     found = positions(args.players, args.against, args.games, args.seed)
     rows = {}
-    for name, weighed in (("unweighted", False), ("weighted", True)):
-        card, suit = brier(found, args.worlds, weighed, args.seed)
+    weighed = Model(True, args.temperature, args.exponent)
+    for name, model in (("unweighted", Model(False)), ("weighted", weighed)):
+        card, suit = brier(found, args.worlds, model, args.seed)
         rows[name] = {"card_brier": card, "suit_brier": suit}
+    exponent = weight_exponent(args.players) if args.exponent is None else args.exponent
     report = {"players": args.players, "against": args.against, "positions": len(found),
-              "worlds": args.worlds, **rows}
+              "worlds": args.worlds, "temperature": args.temperature, "exponent": exponent,
+              **rows}
     if args.json:
         print(json.dumps(report))
         return
     print(f"{len(found)} positions of seat 0 (greedy) against {args.against} at tables of "
-          f"{args.players}, {args.worlds} worlds each; Brier score (lower is better):")
+          f"{args.players}, {args.worlds} worlds each, weighed at {args.temperature:g} points "
+          f"to the power {exponent:g}; Brier score (lower is better):")
     for name, row in rows.items():
         print(f"  {name:>10}: cards {row['card_brier']:.4f}, suits {row['suit_brier']:.4f}")
     gain = 1 - rows["weighted"]["suit_brier"] / rows["unweighted"]["suit_brier"]

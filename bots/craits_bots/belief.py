@@ -54,8 +54,9 @@ better than the likelihood itself at tables of 3 and 4, against ``greedy`` and `
 worse at tables of 2; a cube root did worse than the square root at 4."""
 
 
-def play_likelihood(choice: Choice) -> float:
-    """How likely the shedder model finds ``choice`` (1 where the seat had no other play)."""
+def play_likelihood(choice: Choice, temperature: float = TEMPERATURE) -> float:
+    """How likely the shedder model, at ``temperature`` points, finds ``choice`` (1 where the
+    seat had no other play)."""
     if len(choice.options) == 1 and RANK[choice.card] not in (8, 9):
         return 1.0  # the only play, with no suit to name: most plays at the larger tables
     by_suit = followers_by_suit(choice.held)
@@ -71,9 +72,9 @@ def play_likelihood(choice: Choice) -> float:
             score = CARD_POINTS[rank] + FOLLOWER * followers
             if rank == 8 and long_hand:
                 score -= EIGHT_KEPT
-            scores.append(score / TEMPERATURE)
+            scores.append(score / temperature)
             if card == choice.card and suit == left:
-                made = score / TEMPERATURE
+                made = score / temperature
     if len(scores) < 2:
         return 1.0
     top = max(scores)
@@ -81,12 +82,14 @@ def play_likelihood(choice: Choice) -> float:
     return (1 - SURPRISE) * softmax + SURPRISE / len(scores)
 
 
-def world_weight(choices: Sequence[Choice], exponent: float = 1.0) -> float:
+def world_weight(
+    choices: Sequence[Choice], exponent: float = 1.0, temperature: float = TEMPERATURE,
+) -> float:
     """The likelihood of all the others' plays this hand in one world (a product: the plays
     are taken as independent given the cards held), raised to ``exponent``."""
     weight = 1.0
     for choice in choices:
-        weight *= play_likelihood(choice)
+        weight *= play_likelihood(choice, temperature)
     return math.pow(weight, exponent)
 
 
