@@ -65,11 +65,11 @@ def positions(players: int, against: str, games: int, seed: int) -> list[Positio
 @dataclass(frozen=True, slots=True)
 class Model:
     """How worlds are weighed: not at all, or by the shedder model at ``temperature`` with its
-    likelihoods raised to ``exponent`` (None: ``weight_exponent`` of the table size)."""
+    likelihoods raised to ``exponent``."""
 
     weighed: bool
     temperature: float = TEMPERATURE
-    exponent: float | None = None
+    exponent: float = 1.0
 
 
 def brier(found: Sequence[Position], worlds: int, model: Model, seed: int) -> tuple[float, float]:
@@ -80,10 +80,8 @@ def brier(found: Sequence[Position], worlds: int, model: Model, seed: int) -> tu
     for position in found:
         sampler = position.view.world_sampler()
         dealt = [sampler.sample_explained(rng, history=False) for _ in range(worlds)]
-        exponent = (weight_exponent(position.view.players) if model.exponent is None
-                    else model.exponent)
-        weights = [world_weight(choices, exponent, model.temperature) if model.weighed else 1.0
-                   for _, choices in dealt]
+        weights = [world_weight(choices, model.exponent, model.temperature) if model.weighed
+                   else 1.0 for _, choices in dealt]
         total = sum(weights)
         for seat, truth in enumerate(position.hands):
             if seat == position.view.seat:
@@ -129,11 +127,11 @@ def main() -> None:
         parser.error("--temperature and --exponent must be positive")
     found = positions(args.players, args.against, args.games, args.seed)
     rows = {}
-    weighed = Model(True, args.temperature, args.exponent)
+    exponent = weight_exponent(args.players) if args.exponent is None else args.exponent
+    weighed = Model(True, args.temperature, exponent)
     for name, model in (("unweighted", Model(False)), ("weighted", weighed)):
         card, suit = brier(found, args.worlds, model, args.seed)
         rows[name] = {"card_brier": card, "suit_brier": suit}
-    exponent = weight_exponent(args.players) if args.exponent is None else args.exponent
     report = {"players": args.players, "against": args.against, "positions": len(found),
               "worlds": args.worlds, "temperature": args.temperature, "exponent": exponent,
               **rows}
