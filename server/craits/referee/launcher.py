@@ -17,7 +17,6 @@ import os
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ import trio
 from craits import private
 from craits.suggest import did_you_mean
 
-from . import sandbox
+from . import sandbox, spawn
 from .botgroup import JOIN_FAILED, BotGroup, GroupLimits
 from .hub import BotEntry, BotHub
 
@@ -152,7 +151,7 @@ class BotProcess:
     """A launched bot and the hub entry it authenticates as."""
 
     entry: BotEntry
-    process: trio.Process
+    process: spawn.ChildProcess
     stderr_path: Path
     output: int | None = None
     """For a sandboxed bot: the read end of the pipe its stdout and stderr go to, which
@@ -331,7 +330,7 @@ async def launch(
     private.make_dirs(log_dir)
     stderr_path = log_dir / f"{_safe(log_name or name)}.stderr.log"
     if plan is None:
-        return BotProcess(entry, await _start(argv, env, cwd, stderr_path, name, spec),
+        return BotProcess(entry, _start(argv, env, cwd, stderr_path, name, spec),
                           stderr_path)
     limits = plan.limits
     group = BotGroup.make(GroupLimits(limits.cpu_percent, limits.memory_mb, limits.processes))
@@ -339,7 +338,7 @@ async def launch(
         argv = group.join_argv(argv)
     reader, writer = os.pipe()
     try:
-        process = await _start(argv, env, cwd, writer, name, spec)
+        process = _start(argv, env, cwd, writer, name, spec)
     except LaunchError:
         os.close(reader)
         if group is not None:
@@ -351,20 +350,18 @@ async def launch(
                       float(limits.cpu_s))
 
 
-async def _start(
+def _start(
     argv: list[str], env: dict[str, str], cwd: Path | None, output: Path | int, name: str,
     spec: str,
-) -> trio.Process:
+) -> spawn.ChildProcess:
     """Start the process with its stdout and stderr going to ``output`` (a log file, or a pipe's
-    write end)."""
+    write end), forked by this event loop's thread (``spawn``: a sandbox's parent-death signal
+    must not follow a worker thread that retires while the bot plays)."""
     try:
         with contextlib.ExitStack() as stack:
             target = (stack.enter_context(os.fdopen(private.open_append(output), "ab"))
                       if isinstance(output, Path) else output)
-            return await trio.lowlevel.open_process(
-                argv, env=env, stdin=subprocess.DEVNULL, stdout=target, stderr=target,
-                start_new_session=True, cwd=cwd,
-            )
+            return spawn.start(argv, env=env, cwd=cwd, stdout=target, stderr=target)
     except OSError as exc:
         raise LaunchError(f"cannot start bot {name!r} ({spec!r}): {exc}") from exc
 

@@ -16,7 +16,8 @@ see nothing that is not its own and touch nothing that is not its own (``docs/se
   limit is its own and no bot can touch another's files.
 A bot that exceeds a limit fails in its own process (an allocation error, a refused fork, a
 signal), which the referee sees as that bot's fault; the pid namespace ends all its children
-when it ends (``--die-with-parent`` ties it to the referee).
+when it ends (``--die-with-parent`` ties it to the referee's event-loop thread, which forks
+it: ``spawn``).
 
 The mounts are data: ``bwrap_command`` assembles a list of arguments from a ``SandboxPlan``,
 never a shell string, so no path or name can inject an option.
