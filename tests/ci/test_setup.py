@@ -46,12 +46,14 @@ def failing_apt(tmp_path: Path) -> tuple[Path, Path]:
 def run(
     command: list[str], cwd: Path, fake_bin: Path, tmp_path: Path
 ) -> "subprocess.CompletedProcess[str]":
-    """Run a script with the failing apt-get first on PATH and no Chromium to find."""
+    """Run a script with the failing apt-get first on PATH and no Chromium, bubblewrap or
+    protobuf compiler to find."""
     env = {
         **os.environ,
         "PATH": f"{fake_bin}{os.pathsep}{os.environ['PATH']}",
         "CRAITS_CHROMIUM": str(tmp_path / "no-such-chromium"),
         "CRAITS_BWRAP": str(tmp_path / "no-such-bwrap"),
+        "CRAITS_PROTOC": str(tmp_path / "no-such-protoc"),
         "TMPDIR": str(tmp_path),
     }
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
@@ -66,7 +68,7 @@ def test_setup_succeeds_with_a_note_when_the_browser_install_fails(tmp_path: Pat
     # the copy's python cannot build the engine either: that is a note too, pure Python runs
     assert notes[0].startswith("note: the engine was not compiled (mypyc build failed, see ")
     assert [note.split(" is not installed")[0] for note in notes[1:]] == [
-        "note: ray", "note: chromium", "note: bubblewrap"]
+        "note: ray", "note: chromium", "note: bubblewrap", "note: the C++ toolchain"]
     assert "DPkg::Lock::Timeout=" in log.read_text()
 
 
@@ -78,6 +80,14 @@ def test_the_required_install_fails_when_apt_does(tmp_path: Path) -> None:
                fake_bin, tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith("error: could not install the Debian package chromium")
+
+
+def test_the_required_cpp_toolchain_fails_when_apt_does(tmp_path: Path) -> None:
+    root = project_copy(tmp_path)
+    fake_bin, _log = failing_apt(tmp_path)
+    done = run(["bash", ".ci/install-cpp", "--required"], root, fake_bin, tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: could not install the C++ bot's toolchain")
 
 
 def test_the_required_engine_build_fails_when_the_build_does(tmp_path: Path) -> None:
