@@ -79,6 +79,9 @@ class Printed:
     high: Sequence[float]
     los: Sequence[Sequence[float]]
     enough: bool
+    shown: Sequence[bool] | None = None
+    """Which bots got an interval (None: all); a bot whose deal sets never differed gets none
+    (``RatingIntervals.fixed``), and a zero-width "interval" must not count as holding the truth."""
 
 
 Method = Callable[[Sequence[GameResult], Sequence[str]], Printed]
@@ -94,7 +97,7 @@ def _clustered(method: str) -> Method:
     this shows why)."""
     def run(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
         c = clustered_ratings(results, bots, method=method, min_units=2)
-        return Printed(c.ratings, c.low, c.high, c.los, c.enough)
+        return Printed(c.ratings, c.low, c.high, c.los, c.enough, [not f for f in c.fixed])
     return run
 
 
@@ -106,7 +109,7 @@ def _standings(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
     low = [_or(rows[b].low, rows[b].rating) for b in bots]
     high = [_or(rows[b].high, rows[b].rating) for b in bots]
     los = [[s.los[a][b] if a != b else 0.5 for b in bots] for a in bots]
-    return Printed(ratings, low, high, los, s.enough)
+    return Printed(ratings, low, high, los, s.enough, [rows[b].low is not None for b in bots])
 
 
 def _or(value: float | None, default: float) -> float:
@@ -167,8 +170,9 @@ class Cell:
         if not printed.enough:
             return
         self.printed += 1
-        self.coverage.add(sum(lo <= t <= hi for t, lo, hi in zip(
-            truth, printed.low, printed.high, strict=True)), len(truth))
+        shown = printed.shown or [True] * len(truth)
+        self.coverage.add(sum(lo <= t <= hi for t, lo, hi, s in zip(
+            truth, printed.low, printed.high, shown, strict=True) if s), sum(shown))
         right = [0, 0]
         wrong = [0, 0]
         for i, ti in enumerate(truth):

@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from craits.tournament.intervals import MIN_UNITS, clustered_ratings, min_units_for
+from craits.tournament.intervals import MIN_UNITS, clustered_ratings, head_to_head, min_units_for
+from craits.tournament.results import GameResult
 from craits.tournament.studentt import t_cdf, t_quantile
 
 from .synthetic import round_robin, spread_ratings
@@ -77,3 +78,51 @@ def test_unknown_method_and_bad_confidence_are_refused() -> None:
         clustered_ratings(results, ["bot0", "bot1"], method="magic")
     with pytest.raises(ValueError, match="confidence"):
         clustered_ratings(results, ["bot0", "bot1"], confidence=1.5)
+
+
+def _pair_games(deal_sets: int, places: list[tuple[int, int]]) -> list[GameResult]:
+    """Two bots, ``len(places)`` seatings a deal set, every deal set ending as ``places``."""
+    k = len(places)
+    return [GameResult(d * k + s, 0, d, s, ("a", "b") if s % 2 == 0 else ("b", "a"), (1, 2),
+                       places[s] if s % 2 == 0 else places[s][::-1])
+            for d in range(deal_sets) for s in range(k)]
+
+
+@pytest.mark.parametrize("places", [[(1, 1), (1, 1)], [(1, 2), (2, 1)], [(1, 2), (1, 2)]],
+                         ids=["all-draws", "split-1-1", "all-wins"])
+def test_deal_sets_that_never_differ_give_no_interval(places: list[tuple[int, int]]) -> None:
+    """Zero spread between deal sets estimates no spread: the sandwich gave [0, 0] for all
+    draws and a prior-sized interval for all wins; now both bots are ``fixed``, with no width."""
+    result = clustered_ratings(_pair_games(10, places), ["a", "b"])
+    assert result.enough and result.fixed == (True, True)
+    assert result.low == result.ratings == result.high
+
+
+def test_one_fixed_bot_leaves_the_others_intervals() -> None:
+    """A bot that beats everyone every time gets no interval; the others still get theirs."""
+    truth = spread_ratings(3, 80)
+    results = round_robin(truth, 2, 10, seed=4)
+    bots = [*truth, "ace"]
+    for deal_set in range(10):  # a meeting of its own per opponent, won from either seat
+        for m, other in enumerate(truth, start=10):
+            for side, seats in enumerate([("ace", other), (other, "ace")]):
+                results.append(GameResult(len(results), m, deal_set, side, seats, (0, 9),
+                                          (1, 2) if side == 0 else (2, 1)))
+    fit = clustered_ratings(results, bots)
+    assert fit.enough and fit.fixed == (False, False, False, True)
+    assert fit.low[3] == fit.ratings[3] == fit.high[3]
+    assert all(fit.low[i] < fit.ratings[i] < fit.high[i] for i in range(3))
+
+
+def test_head_to_head_is_the_tournaments_interval_for_two_bots() -> None:
+    """``craits match`` and a tournament of the same games give the same numbers."""
+    games = _pair_games(8, [(1, 2), (2, 1)])[:-4] + _pair_games(8, [(1, 2), (1, 2)])[-4:]
+    fit = clustered_ratings(games, ["a", "b"])
+    pair = head_to_head(games, "a", "b")
+    assert pair.enough and pair.units == 8 and not any(fit.fixed)
+    assert pair.elo == pytest.approx(fit.ratings[0] - fit.ratings[1])
+    assert pair.low == pytest.approx(fit.low[0] - fit.high[1])
+    assert pair.high == pytest.approx(fit.high[0] - fit.low[1])
+    assert pair.note == "95% interval from the spread between 8 deal sets (t quantiles)"
+    few = head_to_head(games[:8], "a", "b")
+    assert (few.low, few.high, few.units) == (None, None, 4)

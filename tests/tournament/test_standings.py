@@ -91,3 +91,19 @@ def test_results_must_be_well_formed() -> None:
         GameResult(0, 0, 0, 0, ("a", "b"), (1,), (1, 2))
     with pytest.raises(ValueError, match="two seats"):
         GameResult(0, 0, 0, 0, ("a", "a"), (1, 2), (1, 2))
+
+
+def test_a_bot_whose_deal_sets_never_differ_prints_not_enough_information() -> None:
+    """Two deterministic bots that split every deal set: the table, its note and the JSON say
+    there is no interval rather than print "[+0, +0]"."""
+    games = [GameResult(2 * d + s, 0, d, s, ("a", "b") if s == 0 else ("b", "a"), (1, 2), (1, 2))
+             for d in range(6) for s in range(2)]
+    standings = compute_standings(games, ["a", "b"])
+    assert standings.enough
+    assert [(row.interval, row.low, row.high, row.fixed) for row in standings.rows] == [
+        ("not enough information", None, None, True)] * 2
+    assert "not enough information for a, b: the same results in every deal set" in (
+        standings.interval_note)
+    data = json.loads(json.dumps(standings.to_dict()))
+    assert [(row["low"], row["high"], row["fixed"]) for row in data["rows"]] == [
+        (None, None, True)] * 2

@@ -109,6 +109,10 @@ def _say_game(r: GameResult) -> None:
 
 
 def _score_dict(m: MatchScore) -> dict[str, Any]:
+    """The score as JSON, deciding as the text does: ``elo_low``/``elo_high`` are null where the
+    text prints no bound, ``enough`` says whether there is a two-sided interval and
+    ``interval_note`` why not (or how it was made)."""
     return {"bot": m.a, "opponent": m.b, "wins": m.record.wins, "losses": m.record.losses,
             "draws": m.record.draws, "games": m.record.games, "score": m.score,
-            "deal_sets": m.deal_sets, "elo": m.elo, "elo_low": m.low, "elo_high": m.high}
+            "deal_sets": m.deal_sets, "elo": m.elo, "elo_low": m.low, "elo_high": m.high,
+            "enough": m.rating.enough, "interval_note": m.rating.note}

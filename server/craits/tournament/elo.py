@@ -21,11 +21,22 @@ ELO_PER_NAT: Final = 400.0 / math.log(10.0)
 """Elo points per unit of natural-log strength: a 400-point gap is odds of 10 to 1."""
 
 DEFAULT_K: Final = 16.0
+MAX_ELO: Final = 1000.0
+"""Where ``elo_of`` clips: a score of exactly 0 or 1 has no finite Elo."""
 
 
 def expected_score(diff: float) -> float:
     """Expected pairwise score of a player ``diff`` Elo points above its opponent."""
     return 1.0 / (1.0 + math.pow(10.0, -diff / 400.0))
+
+
+def elo_of(score: float) -> float:
+    """The Elo difference whose expected score is ``score``: the inverse of ``expected_score``,
+    clipped to ±``MAX_ELO`` because a score of 0 or 1 corresponds to no finite difference. The
+    one copy of this conversion, shared by the SPRT's summary and the match score."""
+    if score <= 0.0 or score >= 1.0:
+        return math.copysign(MAX_ELO, score - 0.5)
+    return max(-MAX_ELO, min(MAX_ELO, -400.0 * math.log10(1.0 / score - 1.0)))
 
 
 class OnlineElo:

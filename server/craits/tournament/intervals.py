@@ -15,12 +15,19 @@ with G − 1 degrees of freedom (the variance is estimated from G units). Below 
 sets, or when the bots outnumber what the deal sets can separate, there is no honest interval and
 the result says so (``enough`` is false): the standings print "not enough games".
 ``docs/ratings.md`` gives the calibration on real tournaments that chose among these.
+
+A spread of zero is no estimate of the spread: a bot whose every pair ended the same way in every
+deal set (all wins, all draws, two deterministic bots trading wins in the same pattern) gets no
+interval (``fixed``), since its t interval would be of zero width, or only as wide as the prior
+makes it, whatever the truth. ``head_to_head`` is the same method read for one pair, A against
+B, as ``craits match`` and ``craits serve`` print it; where every game went A's way it states
+the one bound the data do give (module function's doc).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -35,14 +42,16 @@ from .bradley_terry import (
     scores,
     solve,
 )
-from .elo import ELO_PER_NAT
-from .results import GameResult
+from .elo import ELO_PER_NAT, elo_of
+from .results import GameResult, pair_score
 from .studentt import t_cdf, t_quantile
 
 METHODS: Final = ("sandwich", "jackknife")
 MIN_UNITS: Final = 5
 """Deal sets below which no interval is printed, whatever the field (docs/ratings.md)."""
 NOT_ENOUGH: Final = "not enough games"
+NO_SPREAD: Final = "not enough information"
+"""What is printed instead of an interval whose deal sets never differed (module doc)."""
 
 Matrix = list[list[float]]
 
@@ -64,6 +73,10 @@ class RatingIntervals:
     enough: bool
     """False when there were too few deal sets for honest intervals: then ``low``/``high`` are
     the ratings themselves and every LOS is ½."""
+    fixed: tuple[bool, ...]
+    """``fixed[i]``: every pair of bot i ended the same way in every deal set, so the spread
+    between deal sets says nothing about its rating; its ``low``/``high`` are then the rating
+    itself and no interval is printed (module doc)."""
 
 
 def clustered_ratings(
@@ -96,13 +109,31 @@ def clustered_ratings(
         cov = jackknife_covariance(units, full, point, prior)
     df = g - 1
     spread = t_quantile(0.5 + confidence / 2, df)
-    se = [math.sqrt(max(cov[i][i], 0.0)) for i in range(n)]
+    fixed = _fixed(units, n)
+    se = [0.0 if still else math.sqrt(max(cov[i][i], 0.0)) for i, still in enumerate(fixed)]
     return RatingIntervals(
         bots=tuple(bots), ratings=tuple(ratings),
         low=tuple(r - spread * s for r, s in zip(ratings, se, strict=True)),
         high=tuple(r + spread * s for r, s in zip(ratings, se, strict=True)),
         los=_superiority(ratings, cov, df), confidence=confidence, units=g, enough=True,
+        fixed=fixed,
     )
+
+
+def _fixed(units: Sequence[Sequence[PairEntry]], n: int) -> tuple[bool, ...]:
+    """For each bot, whether each of its pairs scored the same in every deal set that held it
+    (a bot in no deal set is not fixed: it simply has no results)."""
+    rates: dict[tuple[int, int], set[float]] = {}
+    for unit in units:
+        for i, j, score, weight in unit:
+            rates.setdefault((i, j), set()).add(round(score / weight, 9))
+    fixed = [False] * n
+    seen = [False] * n
+    for (i, j), values in rates.items():
+        for bot in (i, j):
+            fixed[bot] = (fixed[bot] or not seen[bot]) and len(values) == 1
+            seen[bot] = True
+    return tuple(fixed)
 
 
 def min_units_for(bots: int) -> int:
@@ -171,5 +202,73 @@ def _not_enough(bots: Sequence[str], ratings: Sequence[float], confidence: float
     return RatingIntervals(
         bots=tuple(bots), ratings=tuple(ratings), low=tuple(ratings), high=tuple(ratings),
         los=tuple(tuple(0.5 for _ in range(n)) for _ in range(n)), confidence=confidence,
-        units=units, enough=False,
+        units=units, enough=False, fixed=(False,) * n,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """A's Elo difference to B from their games together, and what can be said of its range."""
+
+    elo: float
+    """A's rating minus B's, Bradley–Terry on their pairwise results (held finite by the prior
+    even when A won every game, so read it with ``note``)."""
+    low: float | None
+    high: float | None
+    """The interval's bounds: both for an interval, one for a one-sided bound (A won, or lost,
+    every game: nothing bounds it on the other side), neither when nothing honest can be said."""
+    units: int
+    """Deal sets behind it."""
+    note: str
+    """How the bounds were made, or why there are none, in words."""
+
+    @property
+    def enough(self) -> bool:
+        """Whether there is a two-sided interval."""
+        return self.low is not None and self.high is not None
+
+
+def head_to_head(results: Iterable[GameResult], a: str, b: str,
+                 confidence: float = 0.95) -> HeadToHead:
+    """A against B over the games both played, by ``clustered_ratings`` itself: the same fit,
+    t interval and minimum of deal sets as a tournament of the two (the calibration's *k2*).
+
+    Each game is read as its one A-B comparison (other seats, at bigger tables, are left out).
+    Where every game went A's way the spread is zero and the fit's finite rating is the prior's
+    doing, yet the data do bound it from one side: if A took every game of all G deal sets, the
+    chance q that A takes every game of a deal set has the Clopper–Pearson lower bound
+    ((1 − confidence)/2)^(1/G), the same tail as a two-sided interval's; A's expected score per
+    game is at least q (taking one game is likelier than taking them all), so the Elo is at
+    least ``elo_of(q)``, whatever the dependence between a deal set's games. No upper bound.
+    """
+    pairs = [_pair_game(r, a, b) for r in results if a in r.seats and b in r.seats]
+    fit = clustered_ratings(pairs, (a, b), confidence)
+    elo, g = fit.ratings[0] - fit.ratings[1], fit.units
+    pct = f"{round(confidence * 100)}%"
+    if not fit.enough:
+        return HeadToHead(elo, None, None, g, f"{NOT_ENOUGH} for a {pct} interval: {g} deal "
+                          f"set{'' if g == 1 else 's'}, at least {min_units_for(2)} needed")
+    if fit.fixed[0]:
+        share = sum(pair_score(*r.places) for r in pairs) / len(pairs)
+        if share in (0.0, 1.0):
+            bound = elo_of(((1.0 - confidence) / 2) ** (1.0 / g))
+            winner, side, other = (a, "lower", "above") if share == 1.0 else (b, "upper", "below")
+            note = (f"{pct} {side} bound, none {other}: {winner} won every game of all {g} deal "
+                    "sets")
+            if share == 1.0:
+                return HeadToHead(elo, bound, None, g, note)
+            return HeadToHead(elo, None, -bound, g, note)
+        return HeadToHead(elo, None, None, g, f"{NO_SPREAD} for an interval: every one of the "
+                          f"{g} deal sets ended the same ({a} scoring {share:.3f}), so their "
+                          "spread is unknown")
+    # Two centred ratings: r_b = −r_a, so the difference's interval is a's bounds less b's.
+    return HeadToHead(elo, fit.low[0] - fit.high[1], fit.high[0] - fit.low[1], g,
+                      f"{pct} interval from the spread between {g} deal sets (t quantiles)")
+
+
+def _pair_game(result: GameResult, a: str, b: str) -> GameResult:
+    """``result`` read as A's and B's game alone: their seats and places, nothing else."""
+    i, j = result.seats.index(a), result.seats.index(b)
+    return GameResult(result.game_index, result.meeting_index, result.deal_set, result.rotation,
+                      (a, b), (result.totals[i], result.totals[j]),
+                      (result.places[i], result.places[j]))

@@ -1,23 +1,23 @@
 """A quick match's score: A's W-L-D against B and the Elo difference with its interval.
 
-What ``craits match --games N`` prints, in the form cutechess users know ("Score of A vs B:
-W - L - D", "Elo difference: ..."). The interval is taken over deal sets, not games: the
-seatings of one deal share their cards and are strongly correlated (see ``sprt``), while deal
-sets are independent; fewer than two deal sets give no interval at all.
+What ``craits match --games N`` and ``craits serve --games N`` print, in the form cutechess users
+know ("Score of A vs B: W - L - D", "Elo difference: ..."). The Elo difference and its range are
+``intervals.head_to_head``'s: the tournament's own method (Bradley–Terry, the spread between deal
+sets, t quantiles, no interval below its minimum of deal sets), so that a match and a tournament
+of the same games say the same thing. Nothing here computes a statistic of its own.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .elo import elo_of
+from .intervals import HeadToHead, head_to_head
 from .pair_wld import WinLossDraw
 from .results import GameResult, pair_score
 
-Z_95 = 1.959964
-MAX_ELO = 1000.0
+__all__ = ["MatchScore", "elo_of", "match_score", "score_lines"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +27,8 @@ class MatchScore:
     a: str
     b: str
     record: WinLossDraw
-    deal_sets: int
-    elo: float
-    low: float | None
-    high: float | None
-    """The 95% interval's bounds (None from fewer than two deal sets)."""
+    rating: HeadToHead
+    """The Elo difference and what can be said of its range."""
 
     @property
     def score(self) -> float:
@@ -39,44 +36,60 @@ class MatchScore:
         r = self.record
         return (r.wins + r.draws / 2) / r.games if r.games else 0.5
 
+    @property
+    def deal_sets(self) -> int:
+        """Deal sets behind the Elo difference."""
+        return self.rating.units
 
-def elo_of(score: float) -> float:
-    """The Elo difference whose expected score is ``score`` (clipped to ±``MAX_ELO``)."""
-    if score <= 0.0 or score >= 1.0:
-        return math.copysign(MAX_ELO, score - 0.5)
-    return max(-MAX_ELO, min(MAX_ELO, -400.0 * math.log10(1.0 / score - 1.0)))
+    @property
+    def elo(self) -> float:
+        """A's Elo difference to B (``HeadToHead.elo``)."""
+        return self.rating.elo
+
+    @property
+    def low(self) -> float | None:
+        """The lower bound, None when there is none (``HeadToHead``)."""
+        return self.rating.low
+
+    @property
+    def high(self) -> float | None:
+        """The upper bound, None when there is none (``HeadToHead``)."""
+        return self.rating.high
 
 
 def match_score(results: Iterable[GameResult], a: str, b: str) -> MatchScore:
-    """A's record against B, and the Elo difference from A's mean deal-set score."""
+    """A's record against B, and the Elo difference over their deal sets (``head_to_head``)."""
+    games = [r for r in results if a in r.seats and b in r.seats]
     record = WinLossDraw()
-    units: dict[tuple[int, int], list[float]] = {}
-    for result in results:
-        if a in result.seats and b in result.seats:
-            score = pair_score(result.places[result.seats.index(a)],
-                               result.places[result.seats.index(b)])
-            record = record.add(score)
-            units.setdefault(result.deal_set_key, []).append(score)
-    scores = [sum(unit) / len(unit) for unit in units.values()]
-    mean = sum(scores) / len(scores) if scores else 0.5
-    low, high = _interval(scores)
-    return MatchScore(a, b, record, len(scores), elo_of(mean), low, high)
+    for result in games:
+        record = record.add(pair_score(result.places[result.seats.index(a)],
+                                       result.places[result.seats.index(b)]))
+    return MatchScore(a, b, record, head_to_head(games, a, b))
 
 
-def _interval(scores: Sequence[float]) -> tuple[float | None, float | None]:
-    """The 95% interval of the mean deal-set score, normal approximation, on the Elo scale."""
-    if len(scores) < 2:
-        return None, None
-    mean = sum(scores) / len(scores)
-    half = Z_95 * statistics.stdev(scores) / math.sqrt(len(scores))
-    return elo_of(mean - half), elo_of(mean + half)
+def elo_text(m: MatchScore) -> str:
+    """What follows "Elo difference: ": the difference and its interval, a one-sided bound
+    without the point (the fit's finite point would be the prior's, not the games'), or the
+    difference and why there is no interval."""
+    h = m.rating
+    if h.low is not None and h.high is not None:
+        return (f"{_signed(h.elo)} [{_signed(h.low)}, {_signed(h.high)}] "
+                f"(95%, over {h.units} deal sets)")
+    if h.low is not None:
+        return f"at least {_signed(h.low)} ({h.note})"
+    if h.high is not None:
+        return f"at most {_signed(h.high)} ({h.note})"
+    return f"{_signed(h.elo)}, {h.note}"
+
+
+def _signed(elo: float) -> str:
+    """``+12``, ``-7``, and ``+0`` for anything that rounds to 0 (never ``-0``)."""
+    return f"{round(elo) + 0:+d}"
 
 
 def score_lines(m: MatchScore) -> list[str]:
     """``Score of A vs B: 7 - 3 - 0 [0.700] 10`` and the Elo line."""
     r = m.record
-    interval = ("unknown (fewer than 2 deal sets)" if m.low is None or m.high is None
-                else f"[{m.low:+.0f}, {m.high:+.0f}] (95%, over {m.deal_sets} deal sets)")
     return [f"Score of {m.a} vs {m.b}: {r.wins} - {r.losses} - {r.draws} (W - L - D) "
             f"[{m.score:.3f}] {r.games}",
-            f"Elo difference: {m.elo:+.0f} {interval}"]
+            f"Elo difference: {elo_text(m)}"]

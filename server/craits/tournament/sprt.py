@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .config import TournamentConfig
-from .elo import expected_score
+from .elo import elo_of, expected_score
 from .results import GameResult, pair_score
 from .schedule import iter_meetings, seat_orders
 
@@ -88,7 +88,7 @@ def sprt(
     mean = total / n if n else 0.5
     return SprtResult(
         decision=decision, llr=llr, lower=lower, upper=upper, deal_sets=n, score=mean,
-        elo=_elo_of(mean), wins=sum(s > 0.5 for s in scores),
+        elo=elo_of(mean), wins=sum(s > 0.5 for s in scores),
         draws=sum(s == 0.5 for s in scores), losses=sum(s < 0.5 for s in scores),
     )
 
@@ -102,12 +102,6 @@ def _llr(n: int, total: float, squares: float, s0: float, s1: float, prior: floa
     spread = squares - 2 * mean * total + n * mean * mean  # the sum of (x - mean)**2
     var = (spread + prior / 2 * (mean**2 + (1 - mean) ** 2)) / weight
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
-
-
-def _elo_of(score: float) -> float:
-    if score <= 0.0 or score >= 1.0:
-        return math.copysign(1000.0, score - 0.5)
-    return max(-1000.0, min(1000.0, -400.0 * math.log10(1.0 / score - 1.0)))
 
 
 def deal_set_scores(

@@ -14,7 +14,7 @@ from typing import Any
 
 from .bradley_terry import DEFAULT_PRIOR
 from .elo import DEFAULT_K, online_elo
-from .intervals import NOT_ENOUGH, clustered_ratings, min_units_for
+from .intervals import NO_SPREAD, NOT_ENOUGH, clustered_ratings, min_units_for
 from .results import GameResult
 from .stats import BotStats, PairRecord, bot_stats, crosstable
 
@@ -33,18 +33,24 @@ class Standing:
     online_elo: float
     stats: BotStats
     """Games, mean points and place, strikes, forfeits."""
+    fixed: bool = False
+    """Every pair of this bot ended the same way in every deal set: a spread of zero, which
+    estimates no spread, so there is no interval (``low``/``high`` are None)."""
 
     @property
     def interval(self) -> str:
-        """The interval as printed: ``[-12, +30]``, or ``not enough games``."""
+        """The interval as printed: ``[-12, +30]``, ``not enough games``, or ``not enough
+        information`` for a bot whose deal sets never differed."""
         if self.low is None or self.high is None:
-            return NOT_ENOUGH
+            return NO_SPREAD if self.fixed else NOT_ENOUGH
         return f"[{self.low:+.0f}, {self.high:+.0f}]"
 
     def to_dict(self) -> dict[str, Any]:
-        """One flat JSON object: the rating columns, then the statistics."""
-        head = {f: getattr(self, f) for f in Standing.__slots__ if f != "stats"}
-        return {**head, **{f: getattr(self.stats, f) for f in BotStats.__slots__}}
+        """One flat JSON object: the rating columns, then the statistics, then ``fixed`` (last,
+        so that the older keys keep their places)."""
+        head = {f: getattr(self, f) for f in Standing.__slots__ if f not in ("stats", "fixed")}
+        return {**head, **{f: getattr(self.stats, f) for f in BotStats.__slots__},
+                "fixed": self.fixed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +74,13 @@ class Standings:
         if not self.enough:
             return (f"{NOT_ENOUGH} for {pct}% intervals: {self.deal_sets} deal sets, at least "
                     f"{min_units_for(len(self.rows))} needed for {len(self.rows)} bots")
-        return (f"{pct}% intervals from the spread between {self.deal_sets} deal sets "
+        note = (f"{pct}% intervals from the spread between {self.deal_sets} deal sets "
                 "(t quantiles)")
+        fixed = [row.bot for row in self.rows if row.fixed]
+        if fixed:
+            note += (f"; {NO_SPREAD} for {', '.join(fixed)}: the same results in every deal set,"
+                     " a spread of zero that estimates none")
+        return note
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for reports and ``--json`` output."""
@@ -105,10 +116,11 @@ def compute_standings(
     rows = tuple(
         Standing(
             rank=rank, bot=bots[i], rating=boot.ratings[i],
-            low=boot.low[i] if boot.enough else None, high=boot.high[i] if boot.enough else None,
-            online_elo=elo[bots[i]], stats=stats[bots[i]],
+            low=boot.low[i] if shown else None, high=boot.high[i] if shown else None,
+            online_elo=elo[bots[i]], stats=stats[bots[i]], fixed=boot.fixed[i],
         )
         for rank, i in enumerate(order, start=1)
+        for shown in [boot.enough and not boot.fixed[i]]
     )
     los = {a: {b: boot.los[i][j] for j, b in enumerate(bots) if j != i}
            for i, a in enumerate(bots)}
