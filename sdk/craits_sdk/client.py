@@ -9,8 +9,10 @@ answers come later (from child processes) puts them in its ``outbox``; a writer 
 whatever is ready there as one packet, so the stream's reader never waits for an answer.
 
 The loop ends only on a fatal ``Error`` from the referee, on an RPC status that retrying cannot
-fix, when the referee stays unreachable for ``attempts`` dials in a row, or (if asked) when the
-referee ends the stream cleanly; ``serve`` and ``serve_session`` return the exit status the process
+fix, when the referee stays unreachable for ``attempts`` dials in a row, at the first failed dial
+when the referee's port speaks TLS and the bot does not or the reverse (``tlsprobe``: no later
+dial could succeed, and the user learns what to set), or (if asked) when the referee ends the
+stream cleanly; ``serve`` and ``serve_session`` return the exit status the process
 should end with (the ``EXIT_*`` constants).
 """
 
@@ -29,6 +31,7 @@ import grpc.aio
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc
 
+from . import tlsprobe
 from .bot import Bot
 from .session import LOG, RefereeError, Session
 
@@ -274,6 +277,12 @@ async def _connect_once(
         if status is not None:
             log.error("the server at %s refused the stream: %s", options.server, err.details())
             raise _Fatal(status) from None
+        if err.code() == grpc.StatusCode.UNAVAILABLE and not session.ever_welcomed:
+            # a referee that welcomed us spoke our way; one that never did may not
+            hint = await tlsprobe.mismatch(options.server, options.tls, err.details() or "")
+            if hint is not None:  # no dial can succeed until the bot is set up the other way
+                log.error("%s", hint)
+                raise _Fatal(EXIT_UNREACHABLE) from None
         return f"{err.code().name}: {err.details()}"
     except asyncio.InvalidStateError:
         return "the stream ended while the bot was answering"

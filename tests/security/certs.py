@@ -34,3 +34,14 @@ def make_certs(where: Path) -> Certs:
              "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "san.ext",
              cwd=where)
     return Certs(where / "ca.pem", where / "server.pem", where / "server.key")
+
+
+def make_self_signed(where: Path) -> Certs:
+    """One self-signed certificate for the loopback names, as a newcomer's one ``openssl``
+    command makes it: its own CA (``ca`` and ``cert`` are the same file)."""
+    where.mkdir(parents=True, exist_ok=True)
+    _openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+             "-nodes", "-keyout", "self.key", "-out", "self.pem", "-days", "2",
+             "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+             cwd=where)
+    return Certs(where / "self.pem", where / "self.pem", where / "self.key")

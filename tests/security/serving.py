@@ -11,7 +11,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-TOKEN_LINE = re.compile(r"bot (\S+): CRAITS_SERVER=(\S+) CRAITS_TOKEN=(\S+)")
+TOKEN_LINE = re.compile(r"bot (\S+): CRAITS_SERVER=(?:tls://)?(\S+) CRAITS_TOKEN=(\S+)")
+BOT_LINE = re.compile(r"bot (\S+): (CRAITS_.*)")
 
 
 def fresh_token() -> str:
@@ -20,12 +21,15 @@ def fresh_token() -> str:
 
 @dataclass
 class Served:
-    """A running ``craits serve``: where it listens and what it printed before its tokens."""
+    """A running ``craits serve``: where it listens (``host:port``, without the ``tls://`` it
+    prints over TLS) and what it printed before its tokens."""
 
     proc: subprocess.Popen[str]
     address: str
     tokens: dict[str, str]
     said: list[str]
+    settings: dict[str, dict[str, str]]
+    """Each bot's line as printed: the variables it is told to set, by name."""
 
     def result(self, timeout: float = 120) -> dict[str, Any]:
         """The ``--json`` result, once every game is played (asserting it ended well)."""
@@ -50,6 +54,7 @@ def serve(names: list[str], *extra: str, file_limit: int | None = None) -> Serve
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     found: dict[str, tuple[str, str]] = {}
+    settings: dict[str, dict[str, str]] = {}
     said: list[str] = []
     while len(found) < len(names):
         line = proc.stderr.readline()
@@ -57,5 +62,8 @@ def serve(names: list[str], *extra: str, file_limit: int | None = None) -> Serve
         said.append(line)
         if m := TOKEN_LINE.search(line):
             found[m[1]] = (m[2], m[3])
+        if m := BOT_LINE.search(line):
+            settings[m[1]] = dict(word.split("=", 1) for word in m[2].split())
     address = next(iter(found.values()))[0]
-    return Served(proc, address, {name: token for name, (_, token) in found.items()}, said)
+    tokens = {name: token for name, (_, token) in found.items()}
+    return Served(proc, address, tokens, said, settings)

@@ -49,8 +49,9 @@ def register(subparsers: Any) -> None:
         description="Listen for remote bots over gRPC (service craits.v1.Referee, with health "
         "and reflection). Each --bot NAME gets a token, printed at start on stderr (so that "
         "stdout holds only results); a bot connects with CRAITS_SERVER=HOST:PORT and "
-        "CRAITS_TOKEN=TOKEN. When all have connected, the games are played, seats rotating "
-        "between games; with --games N, the total of all of them follows.",
+        "CRAITS_TOKEN=TOKEN (over TLS, CRAITS_SERVER=tls://HOST:PORT and CRAITS_TLS_CA=CA.pem). "
+        "When all have connected, the games are played, seats rotating between games; with "
+        "--games N, the total of all of them follows.",
         epilog="Each game's result is printed as soon as it ends, so Ctrl-C loses only the game "
         "being played. With --json, one object is printed at the end, "
         '{"games": [...], "interrupted": false}; after Ctrl-C it holds the games finished so '
@@ -162,8 +163,13 @@ def _print_result(result: GameResult, first: bool) -> None:
 
 
 def _announce(referee: Referee, entries: list[BotEntry]) -> None:
-    print(f"referee listening on {referee.address}", file=sys.stderr)
+    """Where the referee listens, then one line per bot with every variable it must set (over
+    TLS the address says so and, when known, the CA is one of them: a bot given the address
+    and token alone used to fail its dials with "Socket closed" and no hint)."""
+    over = " over TLS" if referee.tls else ""
+    print(f"referee listening on {referee.address}{over}", file=sys.stderr)
     for entry in entries:
-        print(f"bot {entry.name}: CRAITS_SERVER={referee.address} CRAITS_TOKEN={entry.token}",
-              file=sys.stderr)
+        print(f"bot {entry.name}: {referee.bot_settings(entry.token)}", file=sys.stderr)
+    if (advice := referee.tls_advice()) is not None:
+        print(advice, file=sys.stderr)
     sys.stderr.flush()

@@ -197,6 +197,8 @@ def resume_command(tid: str, db: Path, args: argparse.Namespace, port: int | Non
     tls = getattr(args, "tls", None)
     if tls is not None:  # remote bots dial TLS: the resumed run must serve it too
         words += ["--tls-cert", str(tls.cert), "--tls-key", str(tls.key)]
+        if tls.ca is not None:  # so that it prints the same CRAITS_TLS_CA for remote bots
+            words += ["--tls-ca", str(tls.ca)]
     return shlex.join(words + ray_words(args))
 
 

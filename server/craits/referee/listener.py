@@ -13,6 +13,7 @@ import contextlib
 import inspect
 import ipaddress
 import resource
+import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +93,20 @@ class TlsFiles:
 
     cert: Path
     key: Path
+    ca: Path | None = None
+    """The CA certificate bots are to trust (``--tls-ca``), when the organiser names it."""
+
+    def bot_ca(self) -> Path | None:
+        """The file a bot should name in ``CRAITS_TLS_CA``: ``ca`` when given, else ``cert``
+        itself when it holds its own root (a self-signed certificate, or a chain that ends in
+        its CA), else None: the CA that signed ``cert`` is somewhere this referee cannot know.
+
+        ``cert`` alone is not offered otherwise: the SDK (gRPC's C core) accepts a leaf as a
+        trust anchor but Node's TLS, and so the JavaScript bot, does not.
+        """
+        if self.ca is not None:
+            return self.ca.absolute()
+        return self.cert.absolute() if _holds_root(self._read(self.cert)) else None
 
     def server_credentials(self) -> grpc.ServerCredentials:
         """grpc's credentials for these files (``TlsError`` when one cannot be read)."""
@@ -101,8 +116,9 @@ class TlsFiles:
         """``TlsError`` now, rather than when the server starts, if a file cannot be used."""
         if b"PRIVATE KEY-----" not in self._read(self.key):
             raise TlsError(f"{self.key} is not a PEM private key")
-        if b"-----BEGIN CERTIFICATE-----" not in self._read(self.cert):
-            raise TlsError(f"{self.cert} is not a PEM certificate")
+        for pem in (self.cert, self.ca):
+            if pem is not None and b"-----BEGIN CERTIFICATE-----" not in self._read(pem):
+                raise TlsError(f"{pem} is not a PEM certificate")
 
     @staticmethod
     def _read(path: Path) -> bytes:
@@ -110,6 +126,17 @@ class TlsFiles:
             return path.read_bytes()
         except OSError as exc:
             raise TlsError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _holds_root(pem: bytes) -> bool:
+    """Whether these PEM certificates include a self-signed CA certificate (a root), which a
+    bot can trust as it is."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    try:
+        context.load_verify_locations(cadata=pem.decode("ascii", "replace"))
+    except (ssl.SSLError, ValueError):
+        return False
+    return any(c.get("subject") == c.get("issuer") for c in context.get_ca_certs())
 
 
 class SideCallLimit(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]

@@ -33,13 +33,45 @@ class Referee:
     socket: Path | None = None
     """The Unix socket sandboxed bots dial (bound into each sandbox), when asked for."""
 
-    tls: bool = False
-    """Whether ``address`` speaks TLS."""
+    tls: TlsFiles | None = None
+    """What ``address`` speaks TLS with (None: plain text)."""
 
     @property
     def address(self) -> str:
-        """``host:port`` for ``CRAITS_SERVER``."""
+        """``host:port``, where the port listens."""
         return f"{self.host}:{self.port}"
+
+    @property
+    def dial_address(self) -> str:
+        """``CRAITS_SERVER`` for a bot beyond this process: ``address``, as ``tls://`` when the
+        port speaks TLS, so that the address itself says how to dial (a bot without a CA then
+        checks the certificate against its system's CAs and says why it fails, rather than
+        seeing its plain dial's socket closed)."""
+        return f"tls://{self.address}" if self.tls else self.address
+
+    def bot_settings(self, token: str) -> str:
+        """Everything a remote bot sets to dial in, as ``NAME=VALUE`` words to copy: the
+        address, the token, and over TLS the CA to trust when this referee knows it
+        (``tls_advice`` says what to do when it does not)."""
+        words = [f"CRAITS_SERVER={self.dial_address}", f"CRAITS_TOKEN={token}"]
+        ca = self.tls.bot_ca() if self.tls else None
+        if ca is not None:
+            words.append(f"CRAITS_TLS_CA={ca}")
+        return " ".join(words)
+
+    def tls_advice(self) -> str | None:
+        """One line for the organiser about the CA file of ``bot_settings``: a remote bot needs
+        a copy of it on its own machine; or, when this referee cannot know the CA, what to add.
+        None for plain text."""
+        if self.tls is None:
+            return None
+        ca = self.tls.bot_ca()
+        if ca is not None:
+            return (f"bots dial over TLS: a bot on another machine needs a copy of {ca} (a "
+                    "certificate, no secret) and CRAITS_TLS_CA naming where it is there")
+        return (f"bots dial over TLS: each also needs CRAITS_TLS_CA naming the certificate of "
+                f"the CA that signed {self.tls.cert.absolute()} (name it with --tls-ca to have "
+                "it printed here); only a CA their system already trusts needs none")
 
     @property
     def local_address(self) -> str:
@@ -78,7 +110,7 @@ async def open_referee(
             print(PLAIN_TEXT_WARNING.format(address=f"{host}:{bound}"), file=sys.stderr,
                   flush=True)
         try:
-            yield Referee(hub, host, bound, socket, tls is not None)
+            yield Referee(hub, host, bound, socket, tls)
         finally:
             with trio.CancelScope(shield=True):
                 await bridge.stop()

@@ -151,6 +151,7 @@ class BotPool:
     async def start(self, bots: tuple[BotSpec, ...], remote_timeout_s: float) -> None:
         """Launch every launched bot (its first slot), make every in-process one, and wait for
         every bot with a process to connect."""
+        advise: str | None = None  # said once, after the remote bots' lines
         for spec in bots:
             self._specs[spec.name] = spec
             if spec.kind == "python":
@@ -159,10 +160,12 @@ class BotPool:
                 entry = self._referee.hub.issue_token(spec.name, spec.token or None)
                 self._entries[spec.name, 0] = entry
                 token = entry.token or "(the token given in the tournament file)"
-                self._say(f"remote bot {spec.name}: CRAITS_SERVER={self._referee.address} "
-                          f"CRAITS_TOKEN={token}")
+                self._say(f"remote bot {spec.name}: {self._referee.bot_settings(token)}")
+                advise = advise or self._referee.tls_advice()
             else:
                 await self._launch((spec.name, 0))
+        if advise is not None:
+            self._say(advise)
         for spec in bots:
             if spec.kind == "python":
                 continue
