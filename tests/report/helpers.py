@@ -45,8 +45,10 @@ class Tournament:
     games: int
 
 
-def play(job: Job) -> FinishedGame:
-    """Play one job with seeded random bots, logged as ``tournament.runner`` logs it."""
+def play(job: Job, struck_game: int = STRUCK_GAME,
+         fault: tuple[str, str] = ("timeout", "no valid move within 1.000s")) -> FinishedGame:
+    """Play one job with seeded random bots, logged as ``tournament.runner`` logs it; in game
+    ``struck_game`` the referee strikes a seat for ``fault`` (kind, detail)."""
     game = Game.new(Rules.from_json(job.rules_json), len(job.seats), job.seed)
     rng = random.Random(job.seed + job.rotation)
     strikes = [0] * len(job.seats)
@@ -54,12 +56,11 @@ def play(job: Job) -> FinishedGame:
     faults: list[Fault] = []
     while not game.is_over:
         decision, seat = len(moves) + 1, game.to_act
-        struck = job.game_index == STRUCK_GAME and decision == STRUCK_DECISION
+        struck = job.game_index == struck_game and decision == STRUCK_DECISION
         move = game.legal_moves()[0] if struck else rng.choice(game.legal_moves())
         if struck:
             strikes[seat] += 1
-            faults.append(Fault(seat, "timeout", "no valid move within 1.000s", decision,
-                                strike=True, forfeit=False))
+            faults.append(Fault(seat, *fault, decision, strike=True, forfeit=False))
         moves.append(MoveRecord(decision, seat, move, 1.5, struck,
                                 choice_of(game.legal_moves(), move)))
         game.apply(move)

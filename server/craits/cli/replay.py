@@ -39,14 +39,28 @@ def register(subparsers: Any) -> None:
 
 def read_game(db: Path, tournament: str, index: int) -> StoredGame:
     """The stored game, or a usage error naming what is missing (``ReplayMismatch``, a stored
-    game that does not replay as stored, is not the user's mistake: it goes on up)."""
+    game that does not replay as stored, is not the user's mistake: it goes on up).
+
+    A replay is the organiser's own view and shows the game whole, seed and cards, even while
+    other seatings of its deal are still to be played (the organiser holds the deal key
+    anyway); a note on stderr then says that this output must not reach a contestant yet
+    (docs/reports.md)."""
     try:
         with open_results(db, "read") as store:
-            return load_game(store, resolve_id(store, tournament, db), index)
+            tid = resolve_id(store, tournament, db)
+            game = load_game(store, tid, index)
+            to_come = store.deals_in_play(tid).get(index, ())
     except ReplayMismatch:
         raise
     except ReportError as exc:
         raise UsageError(str(exc)) from None
+    if to_come:
+        games = ", ".join(str(g) for g in to_come[:5]) + (", ..." if len(to_come) > 5 else "")
+        print(f"craits: note: game{'s' if len(to_come) > 1 else ''} {games} will be dealt the "
+              f"same cards as game {index} and {'have' if len(to_come) > 1 else 'has'} not "
+              "been played yet: keep this replay from every contestant until then",
+              file=sys.stderr)
+    return game
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

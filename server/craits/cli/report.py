@@ -47,7 +47,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         db = database_path(args)
         with open_results(db, "read") as store:
             tid = resolve_id(store, args.tournament, db)
-            files = write_site(store, tid, args.html, progress, _games(args.games, store, tid))
+            files = write_site(store, tid, args.html, progress, _games(args.games, store, tid),
+                               _note)
     except ReplayMismatch as exc:
         print(f"craits: error: {exc}", file=sys.stderr)
         return 1
@@ -94,6 +95,12 @@ def _games(selection: frozenset[int] | str | None, store: Store,
     if selection == ALL:
         return [r.game_index for r in store.results(tournament)]
     return None if selection is None else cast(frozenset[int], selection)
+
+
+def _note(text: str) -> None:
+    """A note for the organiser (games held back), shown even with ``--quiet``: it says why
+    the report lacks what was asked for."""
+    print(f"craits: note: {text}", file=sys.stderr)
 
 
 def _progress(done: int, total: int) -> None:

@@ -27,6 +27,7 @@ main{max-width:1200px;margin:0 auto;padding:8px 24px 40px}
 padding:12px 16px;margin:14px 0;overflow-x:auto}
 h2{font-size:16px;margin:0 0 8px}
 p.note{color:var(--muted);font-size:13px;margin:6px 0 0}
+span.note{color:var(--muted);font-size:12px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{font-weight:600;color:var(--muted);font-size:13px}

@@ -38,6 +38,8 @@ class GameLine:
     forfeits: int
     href: str | None
     """Its viewer page; None when the report has none for it (not written yet)."""
+    in_play: bool = False
+    """Its deal is still to be played at another seating: no viewer until it has been."""
 
 
 def index_page(info: TournamentInfo, config: TournamentConfig, standings: Standings,
@@ -68,7 +70,9 @@ def _games_panel(info: TournamentInfo, games: Sequence[GameLine],
     done = info.jobs.get("done", 0)
     note = ("Each linked game opens in a replay viewer: ← → step, PageUp/PageDown (or p/n) "
             f"hand. Games without a link have no viewer yet: `craits report {info.id} --html "
-            "DIR --games N,M-K` writes theirs.")
+            "DIR --games N,M-K` writes theirs. A game marked “deal in play” gets its viewer "
+            "only once every seating of its deal set has been played: the viewer shows every "
+            "card, and the other seatings are dealt the same ones.")
     if lists is None:
         return _panel(f"Games ({done})", games_table(games), note)
     items = join(tag("li", tag("a", label, href=href)) for label, href in lists)
@@ -84,8 +88,15 @@ def _subtitle(info: TournamentInfo, config: TournamentConfig) -> str:
 
 
 def _deals(info: TournamentInfo) -> str:
-    """How the deals were made: from a secret key, or from a seed (reproducible by anyone)."""
-    return "secret deals" if info.seed is None else f"seed {info.seed}"
+    """How the deals were made: from a secret key, or from a seed (reproducible by anyone).
+
+    The organiser's seed determines every deal of the tournament, so its number is shown
+    only once no game is left to play (skipped games never will be)."""
+    if info.seed is None:
+        return "secret deals"
+    if info.jobs.get("pending", 0) or info.jobs.get("running", 0):
+        return "deals from a seed (shown once every game has been played)"
+    return f"seed {info.seed}"
 
 
 def _panel(title: str, content: Html, note: str = "") -> Html:
@@ -162,6 +173,8 @@ def _game_row(g: GameLine, names: dict[str, str]) -> str:
     """One ``<tr>`` of the list of games; ``names`` caches each bot's escaped name."""
     label = f"game {g.index}"
     first = f'<a href="{esc(g.href)}">{label}</a>' if g.href else label
+    if g.in_play:
+        first += _IN_PLAY
     seats = " · ".join(
         f'<span{_WIN if place == 1 else ""}>{names.get(bot) or names.setdefault(bot, esc(bot))}'
         f" {total} ({place})</span>"
@@ -172,6 +185,7 @@ def _game_row(g: GameLine, names: dict[str, str]) -> str:
 
 
 _WIN: Final = ' class="win"'
+_IN_PLAY: Final = ' <span class="note">· deal in play</span>'
 
 
 def _faults(g: GameLine) -> Html:

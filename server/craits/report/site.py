@@ -9,11 +9,20 @@ asked for: every game of a tournament of at most ``ALL_PAGES`` games unless told
 else none until named (``--games``). The list links each game whose viewer exists in ``DIR``,
 whichever run wrote it, so viewers can be added later, a few at a time. Games are read,
 replayed and written one at a time, so memory does not grow with the tournament.
+
+A report may be written, and published, while the tournament is still being played. A viewer
+shows every card of its game, and every seating of a duplicate deal set is dealt the same cards
+(from one seed, with a public engine), so a game whose deal is still to be played at another
+seating (``Store.deals_in_play``) gets no viewer and no link until that seating has been
+played; a viewer of such a game left in ``DIR`` by an older version is removed. The site shows
+no seed of such a game anywhere (the list of games has none), nor the tournament's own seed
+while games remain. Fault texts show paths relative to the store (``published``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
@@ -24,6 +33,7 @@ from craits.tournament.store import Store, StoreError
 from .frames import game_frames
 from .html_parts import Html, join, page, tag
 from .index_page import GameLine, games_table, index_page
+from .published import public_game, store_roots
 from .ratings_plot import elo_history, ratings_svg
 from .stored import ReportError, iter_games
 from .viewer_page import viewer_page
@@ -36,6 +46,8 @@ ALL_PAGES: Final = 1000
 
 Progress = Callable[[int, int], None]
 """Called with (game pages written, game pages to write)."""
+Note = Callable[[str], None]
+"""Called with a sentence for the organiser (games held back, and why)."""
 
 
 def game_file(index: int) -> str:
@@ -50,11 +62,13 @@ def list_file(number: int) -> str:
 
 def write_site(store: Store, tournament_id: str, out: Path,
                progress: Progress = lambda done, total: None,
-               games: Collection[int] | None = None) -> list[Path]:
+               games: Collection[int] | None = None,
+               note: Note = lambda text: None) -> list[Path]:
     """Write the report under ``out``; returns the files written, index first.
 
     ``games``: the games to write a viewer for (None: every game when there are at most
-    ``ALL_PAGES``, else none). A named game that is not recorded is a ``ReportError``.
+    ``ALL_PAGES``, else none). A named game that is not recorded is a ``ReportError``; one
+    whose deal is still to be played at another seating is left out, and ``note`` says so.
     """
     try:
         info = store.tournament(tournament_id)
@@ -64,11 +78,18 @@ def write_site(store: Store, tournament_id: str, out: Path,
     results = store.results(tournament_id)
     if not results:
         raise ReportError(f"tournament {tournament_id} has no recorded games yet")
+    in_play = store.deals_in_play(tournament_id)  # after the results: see export_rows
     indices = [r.game_index for r in results]
     chosen = _chosen(indices, games)
+    held = [i for i in chosen if i in in_play]
+    if held:
+        note(_held_note(held, in_play))
+    chosen = [i for i in chosen if i not in in_play]
     (out / GAMES_DIR).mkdir(parents=True, exist_ok=True)
-    written = list(_viewers(store, tournament_id, out, chosen, progress))
-    lines = _lines(results, store.hands_played(tournament_id), out)
+    _remove_viewers(out, in_play)
+    roots = store_roots(store.file)
+    written = list(_viewers(store, tournament_id, out, chosen, progress, roots))
+    lines = _lines(results, store.hands_played(tournament_id), out, in_play)
     lists = _list_pages(lines, info.name, out)
     plot = ratings_svg(elo_history(results, config.bot_names), config.bot_names)
     standings = compute_standings(results, config.bot_names)  # as show
@@ -101,29 +122,52 @@ def _ranges(indices: Sequence[int]) -> str:
     return text + (", ..." if len(spans) > 5 else "")
 
 
+def _held_note(held: Sequence[int], in_play: Mapping[int, Sequence[int]]) -> str:
+    """Why some games get no viewer: which of their deals' seatings are still to come."""
+    to_come = sorted({g for i in held for g in in_play[i]})
+    return (f"{len(held)} recorded game(s) get no viewer yet ({_ranges(held)}): games "
+            f"{_ranges(to_come)} will be dealt the same cards and have not been played; "
+            "write the report again once they have")
+
+
+def _remove_viewers(out: Path, in_play: Collection[int]) -> None:
+    """Remove viewers of games whose deal is still to be played (an older version wrote
+    them): the site is often copied or served as a whole directory."""
+    for index in in_play:
+        (out / game_file(index)).unlink(missing_ok=True)
+
+
 def _viewers(store: Store, tid: str, out: Path, chosen: Sequence[int],
-             progress: Progress) -> Iterator[Path]:
-    """Each chosen game replayed and written, one at a time."""
+             progress: Progress, roots: Sequence[str]) -> Iterator[Path]:
+    """Each chosen game replayed and written, one at a time, with the organiser's paths made
+    relative to the store (``roots``)."""
     for at, game in enumerate(iter_games(store, tid, chosen)):
+        game = public_game(game, roots)
         page_html = viewer_page(game, game_frames(game), _links(chosen, at))
         yield _write(out / game_file(game.game_index), page_html)
         progress(at + 1, len(chosen))
 
 
-def _lines(results: Sequence[GameResult], hands: dict[int, int], out: Path) -> list[GameLine]:
-    """Every recorded game's row in the list, linked when its viewer is in ``out``."""
+def _lines(results: Sequence[GameResult], hands: dict[int, int], out: Path,
+           in_play: Collection[int] = ()) -> list[GameLine]:
+    """Every recorded game's row in the list, linked when its viewer is in ``out`` (never
+    while its deal is in play)."""
     shown = {p.name for p in (out / GAMES_DIR).glob("game-*.html")}
-    return [game_line(r, hands.get(r.game_index, 0), f"game-{r.game_index}.html" in shown)
+    return [game_line(r, hands.get(r.game_index, 0),
+                      f"game-{r.game_index}.html" in shown and r.game_index not in in_play,
+                      r.game_index in in_play)
             for r in results]
 
 
-def game_line(result: GameResult, hands: int, linked: bool = True) -> GameLine:
+def game_line(result: GameResult, hands: int, linked: bool = True,
+              in_play: bool = False) -> GameLine:
     """The game's row in the list of games (from its result: no record is read)."""
     r = result
     return GameLine(
         index=r.game_index, meeting=r.meeting_index, deal_set=r.deal_set, rotation=r.rotation,
         seats=r.seats, totals=r.totals, places=r.places, hands=hands, strikes=sum(r.strikes),
         forfeits=sum(r.forfeited), href=game_file(r.game_index) if linked else None,
+        in_play=in_play,
     )
 
 
@@ -151,9 +195,7 @@ def _from_list(line: GameLine) -> GameLine:
     """A row as a list page (in ``games/``) links it: relative to that directory."""
     if line.href is None:
         return line
-    return GameLine(line.index, line.meeting, line.deal_set, line.rotation, line.seats,
-                    line.totals, line.places, line.hands, line.strikes, line.forfeits,
-                    Path(line.href).name)
+    return replace(line, href=Path(line.href).name)
 
 
 def _list_links(lines: Sequence[GameLine]) -> list[tuple[str, str]]:

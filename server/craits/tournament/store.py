@@ -59,7 +59,8 @@ CSV_FIELDS: Final = (
     "game_index", "meeting_index", "deal_set", "rotation", "seed", "seat", "bot", "total",
     "place", "strikes", "forfeited", "started", "finished",
 )
-"""Columns of ``export_rows``: one row per seat of every finished game."""
+"""Columns of ``export_rows``: one row per seat of every finished game (``seed`` is None while
+another seating of the game's deal is still to be played: ``deals_in_play``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +133,14 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def file(self) -> Path | None:
+        """The database file as SQLite opened it (None for ``:memory:``): what the report
+        shows the bots' log paths relative to."""
+        with self._lock:
+            name = self._db.execute("PRAGMA database_list").fetchone()[2]
+        return Path(name) if name else None
 
     def pragma(self, name: str) -> Any:
         """Read one PRAGMA (``journal_mode``, ``synchronous``, ``user_version``...)."""
@@ -387,16 +396,47 @@ class Store:
         return [LogEntry(r["kind"], r["seat"], json.loads(r["data"]), r["elapsed_ms"])
                 for r in rows]
 
+    def deals_in_play(self, tournament_id: str) -> dict[int, tuple[int, ...]]:
+        """Recorded games whose deal some game still to be played (pending or running) will
+        get too, each with those games' indices.
+
+        The seatings of a duplicate deal set share one seed, and the engine is public, so a
+        recorded game's seed or cards published before its siblings are played hand their
+        players the deal in advance. Everything that is published (the CSV, the HTML report)
+        holds such a game's deal back until this no longer names it. Skipped jobs are never
+        played, so they hold nothing back. Reads only the jobs' own columns (no JSON), so it
+        costs little in a tournament of 100,000 games.
+        """
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT game_index, seed, status FROM jobs WHERE tournament_id=?"
+                " ORDER BY game_index", (tournament_id,)).fetchall()
+        to_play: dict[int, list[int]] = {}
+        for r in rows:
+            if r["status"] in ("pending", "running"):
+                to_play.setdefault(r["seed"], []).append(r["game_index"])
+        return {r["game_index"]: tuple(to_play[r["seed"]]) for r in rows
+                if r["status"] == "done" and r["seed"] in to_play}
+
     def export_rows(self, tournament_id: str) -> list[dict[str, Any]]:
-        """One dict per seat of every recorded game, keyed by ``CSV_FIELDS``, in game order."""
+        """One dict per seat of every recorded game, keyed by ``CSV_FIELDS``, in game order.
+
+        The CSV is made to be shared, so the seed of a game whose deal is still to be played at
+        another seating is None (an empty cell) until that seating has been played. The results
+        are read before the jobs, as a runner may record games meanwhile: a job only moves on
+        (to done, or skipped), so a game read as recorded whose sibling is then still to play
+        is always caught."""
         with self._lock:
             rows = self._db.execute(_RESULTS_SQL, (tournament_id,)).fetchall()
-        return [row for r in rows for row in _seat_rows(r)]
+        in_play = self.deals_in_play(tournament_id)
+        return [row for r in rows for row in _seat_rows(r, r["game_index"] in in_play)]
 
 
-def _seat_rows(r: sqlite3.Row) -> Iterator[dict[str, Any]]:
-    """The CSV rows of one stored game, seat by seat."""
+def _seat_rows(r: sqlite3.Row, hide_seed: bool = False) -> Iterator[dict[str, Any]]:
+    """The CSV rows of one stored game, seat by seat (``hide_seed``: its seed as None)."""
     game = {f: r[f] for f in ("game_index", "meeting_index", "deal_set", "rotation", "seed")}
+    if hide_seed:
+        game["seed"] = None
     times = {"started": r["started"], "finished": r["finished"]}
     columns = [json.loads(r[c]) for c in ("seats", "totals", "places", "strikes", "forfeited")]
     for seat, values in enumerate(zip(*columns, strict=True)):
