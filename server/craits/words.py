@@ -22,9 +22,18 @@ from craits.engine import Event, format_cards
 
 SUIT_NAMES: Final = ("clubs ♣", "diamonds ♦", "hearts ♥", "spades ♠")
 DRAW_REASONS: Final = {
-    "unable": "could not play", "count": "the count", "five": "a 5", "seven": "a 7",
-    "jack": "jacks", "queen": "the queen of spades", "penalty": "penalty",
+    "unable": ", unable to play", "count": " for the count",
+    "five": " because of the 5 just played", "seven": " because of the 7 just played",
+    "jack": " because of the jacks just played",
+    "queen": " because of the queen of spades just played", "penalty": " as a penalty",
 }
+"""Why a seat drew, said after the cards as a clause: in brackets, "drew 1 card (a 5)" read as
+if the card drawn were a 5. Every clause holds in both tenses ("draws"/"drew")."""
+SKIP_REASONS: Final = {
+    "four": " by the 4 just played", "queen": " by the queen of spades just played",
+    "jack": " by the jacks", "forfeit": ": a turn lost to a penalty",
+}
+"""Why a seat was skipped, as ``DRAW_REASONS`` says it."""
 PENALTY_REASONS: Final = {
     "one_card": "not announcing one card", "deal_announce": "not announcing on the 1-card deal",
 }
@@ -132,8 +141,13 @@ def _play(e: Event, v: Voice) -> str:
 
 
 def _draw(e: Event, v: Voice) -> str:
-    why = DRAW_REASONS.get(e.detail, e.detail)
-    return f"{v.did(e.seat, 'draws')} {cards_or_count(e)} ({why})"
+    why = DRAW_REASONS.get(e.detail, f" ({e.detail})")
+    return f"{v.did(e.seat, 'draws')} {cards_or_count(e)}{why}"
+
+
+def _skip(e: Event, v: Voice) -> str:
+    why = SKIP_REASONS.get(e.detail, f" ({e.detail})")
+    return f"{v.now(e.seat, 'is')} skipped{why}"
 
 
 def _king(e: Event, v: Voice) -> str:
@@ -165,7 +179,7 @@ _PHRASES: Final[dict[str, Phrase]] = {
     "draw": _draw,
     "count": lambda e, v: f"the count is {e.value}",
     "count_end": lambda e, v: f"the count of {e.value} ends on {v.name(e.seat)}",
-    "skip": lambda e, v: f"{v.now(e.seat, 'is')} skipped ({e.detail})",
+    "skip": _skip,
     "reverse": lambda e, v: f"play reverses: now {direction(e.value)}",
     "king": _king,
     "penalty": _penalty,

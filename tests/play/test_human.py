@@ -6,15 +6,15 @@ from collections.abc import Iterable
 
 import pytest
 
-from craits.engine import Event, Move, MoveError, preset
+from craits.engine import Card, Event, Move, MoveError, preset
 from craits.referee import bridge
 from craits.referee.game import GameSpec, play_game
-from craits.referee.human import EntryError, HumanSeat, parse_entry
+from craits.referee.human import EntryError, HumanSeat, parse_entry, wrap_line
 from craits.referee.narrate import player_voice
 from craits.referee.policy import SeatClock, TimeControl
 from craits.referee.positions import Position, position
 from craits.referee.seats import Decision, InProcessSeat, Table
-from craits.words import describe
+from craits.words import Voice, describe
 
 
 class Terminal:
@@ -28,7 +28,7 @@ class Terminal:
         return self.lines.pop(0) if self.lines else ""
 
     def seat(self) -> HumanSeat:
-        return HumanSeat("you", self.read, self.out.append, echo=True)
+        return HumanSeat("you", self.read, self.out.append, echo=True, width=80)
 
     @property
     def text(self) -> str:
@@ -136,9 +136,19 @@ def test_events_read_in_the_right_person() -> None:
     who = player_voice(("you", "random"), 0)
     assert describe(Event("hand_start", 1, (), 8, 1), who) == "hand 1: random deals 8 cards each"
     assert describe(Event("hand_start", 0, (), 1, 8), who) == "hand 8: you deal 1 card each"
-    assert describe(Event("skip", 0, detail="four"), who) == "you are skipped (four)"
+    assert describe(Event("skip", 0, detail="four"), who) == "you are skipped by the 4 just played"
+    # the reason is said as a cause: "drew 1 card (a 5)" read as if the card drawn was a 5
     assert describe(Event("draw", 1, (), 2, -1, "seven", True), who) == (
-        "random drew 2 cards (a 7)"
+        "random drew 2 cards because of the 7 just played"
+    )
+    assert describe(Event("draw", 0, (Card.parse("5H"),), 1, -1, "five"), who) == (
+        "you drew 5H because of the 5 just played"
+    )
+    assert describe(Event("draw", 1, (), 1, -1, "unable", True), who) == (
+        "random drew 1 card, unable to play"
+    )
+    assert describe(Event("draw", 1, (), 1, -1, "five", True), Voice(("you", "random"))) == (
+        "random draws 1 card because of the 5 just played"
     )
     assert describe(Event("shuffle", value=52), who) is None
 
@@ -149,3 +159,27 @@ def test_a_bad_card_is_quoted_as_typed() -> None:
         parse_entry("play ZZ", legal)
     with pytest.raises(MoveError, match="starts with 'Fly'"):
         parse_entry("Fly 7H", legal)
+
+
+def test_a_long_warning_wraps_on_words_at_80_columns() -> None:
+    move, text = _decide(position("one-card"), "play 7H", "play 7H")
+    assert move == Move.parse("play 7H")
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    start = next(i for i, line in enumerate(lines) if "does not announce" in line)
+    warning = " ".join(lines[start:start + 2])  # one warning, two lines, not a word split
+    assert warning == ("'play 7H' does not announce one card: that costs 2 penalty cards and a "
+                       "turn. Type 'play 7H one-card' to announce, or the same move again to "
+                       "play it anyway.")
+    assert any(line.startswith("answer with a move's number") for line in lines)  # the help
+
+
+def test_wrap_line_keeps_words_whole_and_hangs_bullets() -> None:
+    line = "  · " + "word " * 30 + "x" * 90
+    wrapped = wrap_line(line, 40).split("\n")
+    assert wrapped[0].startswith("  · word") and all(w.startswith("    ") for w in wrapped[1:])
+    assert " ".join(w.strip() for w in wrapped).replace("· ", "", 1).split() == (
+        line.replace("· ", "", 1).split()
+    )
+    assert all(len(w) <= 40 for w in wrapped if "x" not in w) and "x" * 90 in wrapped[-1]
+    assert wrap_line("short", 40) == "short"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 import pytest
 
 from craits.cli.main import main
+from craits.referee.human import HELP
 
 PLAY = [sys.executable, "-m", "craits", "play"]
 
@@ -59,3 +61,14 @@ def test_bad_settings_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> No
     assert capsys.readouterr().err.startswith("craits: error: unknown rules field")
     assert main(["play", *["--bot", "random"] * 10]) == 2
     assert "play against 1 to 9 bots, got 10" in capsys.readouterr().err
+
+
+def test_at_80_columns_no_line_is_longer_and_the_help_wraps_on_words() -> None:
+    proc = subprocess.run([*PLAY, "--bot", "greedy", "--seed", "1"], input="0\nq\n",
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "80"})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    start = next(i for i, line in enumerate(lines) if line.startswith("answer with"))
+    assert " ".join(lines[start:start + 2]) == HELP + "."  # broken between words, not in one

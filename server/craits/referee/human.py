@@ -10,7 +10,9 @@ stopped, and there is no result.
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
@@ -59,11 +61,13 @@ class HumanSeat(Seat):
 
     def __init__(
         self, name: str = "you", read: Reader = sys.stdin.readline, write: Writer = _stdout,
-        echo: bool | None = None,
+        echo: bool | None = None, width: int | None = None,
     ) -> None:
         self.name = name
         self._read = read
         self._write = write
+        self._width = width
+        """Columns to wrap at; None: the terminal's at each line (``COLUMNS``, else 80)."""
         self._echo = (not sys.stdin.isatty()) if echo is None else echo
         self._seen = 0
         self._voice = player_voice((), 0)
@@ -74,8 +78,10 @@ class HumanSeat(Seat):
         """The game was abandoned because the input ran out, not because the person quit."""
 
     def say(self, text: str = "") -> None:
-        """One line to the person."""
-        self._write(text + "\n")
+        """Text to the person, each line wrapped on words to the terminal's width: the terminal
+        itself breaks a long line (the help, a warning) wherever the column runs out, mid-word."""
+        width = self._width or shutil.get_terminal_size().columns
+        self._write("\n".join(wrap_line(line, width) for line in text.split("\n")) + "\n")
 
     async def start(self, table: Table, seat: int) -> None:
         """Introduce the table and how to answer."""
@@ -142,6 +148,20 @@ class HumanSeat(Seat):
         self.quit_scope.cancel()
         await trio.lowlevel.checkpoint()
         raise HumanQuit(why)
+
+
+def wrap_line(line: str, width: int) -> str:
+    """``line`` broken on spaces into lines of at most ``width`` columns (a word longer than
+    that stays whole), the continuation lines indented under the text: past the line's own
+    indent, and past a "· " bullet."""
+    if len(line) <= width:
+        return line
+    body = line.lstrip(" ")
+    indent = line[: len(line) - len(body)]
+    hanging = indent + ("  " if body.startswith("· ") else "")
+    return "\n".join(textwrap.wrap(body, width, initial_indent=indent,
+                                   subsequent_indent=hanging, break_long_words=False,
+                                   break_on_hyphens=False)) or line
 
 
 def parse_entry(entry: str, legal: Sequence[Move]) -> Move:
