@@ -6,8 +6,10 @@ Every referee here is a real ``craits serve`` on loopback, with certificates mad
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -15,6 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from craits.cli.tournament_play import resume_command
+from craits.referee.bridge import DEFAULT_HOST
+from craits.referee.listener import TlsFiles
 from craits_sdk import tlsprobe
 
 from .certs import Certs, make_certs, make_self_signed
@@ -182,3 +187,14 @@ def test_the_probes_tell_a_plain_referee_from_a_tls_one() -> None:
         assert not asyncio.run(tlsprobe.speaks_tls(host, int(port)))
     finally:
         _stop(served.proc)
+
+
+def test_the_resume_hint_serves_the_same_tls_and_names_the_same_ca(signed: Certs) -> None:
+    """A resumed run must print the same CRAITS_TLS_CA to its remote bots."""
+    files = TlsFiles(signed.cert, signed.key, signed.ca)
+    args = argparse.Namespace(host=DEFAULT_HOST, port=0, tls=files)
+    words = shlex.split(resume_command("abc", Path("/tmp/x.db"), args))
+    assert words[words.index("--tls-ca") + 1] == str(signed.ca)
+    assert "--tls-ca" not in resume_command(
+        "abc", Path("/tmp/x.db"), argparse.Namespace(host=DEFAULT_HOST, port=0,
+                                                     tls=TlsFiles(signed.cert, signed.key)))

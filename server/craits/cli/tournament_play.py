@@ -239,6 +239,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     make_log_dir(log_dir(db, tid))
     try:
         try:
+            display.start()  # before the workers start, so that their stderr comes through it
             bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
                        args.port, store_files(db), args.tls, args.workers, args.ray_cluster)
         finally:  # the live block stays; what follows starts on a fresh line below it
