@@ -36,11 +36,11 @@ from typing import Any, Final
 
 from calibration_games import Field, GameCache, null_field, play_tournament
 
-from craits.tournament.bootstrap import bootstrap_ratings
-from craits.tournament.bradley_terry import bradley_terry
-from craits.tournament.intervals import clustered_ratings
-from craits.tournament.results import GameResult
-from craits.tournament.standings import compute_standings
+from craits.ratings.bootstrap import bootstrap_ratings
+from craits.ratings.bradley_terry import bradley_terry
+from craits.ratings.intervals import clustered_ratings
+from craits.ratings.results import GameResult
+from craits.ratings.standings import compute_standings
 
 NULL_FIELDS: Final = {
     "k2": null_field(2, 2),

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from craits.engine import Rules
-from craits.tournament.config import TournamentConfig, config_from_dict
-from craits.tournament.results import GameResult
-from craits.tournament.schedule import Job, build_schedule
+from craits.ratings.results import GameResult
+from craits.tournament.plan.config import TournamentConfig, config_from_dict
+from craits.tournament.plan.schedule import Job, build_schedule
 from craits_bots.registry import BUNDLED, load
 from craits_sdk import play_game
 

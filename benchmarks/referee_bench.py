@@ -53,11 +53,11 @@ from typing import Any
 import trio
 
 from craits.engine import Game, observe, preset
+from craits.hosting.launcher import launch
 from craits.protocol import moves_to_pb, observation_to_pb
 from craits.referee import bridge
 from craits.referee.game import GameSpec, play_game
 from craits.referee.hub import BotEntry
-from craits.referee.launcher import launch
 from craits.referee.server import Referee, open_referee
 from craits.v1 import referee_pb2 as pb
 

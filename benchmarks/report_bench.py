@@ -24,9 +24,9 @@ from typing import Any
 from store_bench import played
 
 from craits.report.site import write_site
-from craits.tournament.config import config_from_dict
-from craits.tournament.records import FinishedGame
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import FinishedGame
 
 
 def fill(store: Store, games: int, bots: int) -> str:

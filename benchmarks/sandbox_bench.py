@@ -10,7 +10,7 @@ and, at duplicate deals, as one process per seating (``table_size`` processes pe
 modes play the same schedule with the same seed; each round runs both, alternating, so the
 machine's noise falls on both alike. Also measured: how long one bot takes from launch to
 connected, plain, in a sandbox without control groups, and in a sandbox with them (as
-tournaments run it where groups are usable: ``craits/referee/botgroup.py``).
+tournaments run it where groups are usable: ``craits/hosting/botgroup.py``).
 """
 
 from __future__ import annotations
@@ -27,13 +27,14 @@ from unittest import mock
 
 import trio
 
-from craits.referee import bridge, sandbox
-from craits.referee.botgroup import BotGroup
-from craits.referee.launcher import launch, stop_all
+from craits.hosting import sandbox
+from craits.hosting.botgroup import BotGroup
+from craits.hosting.launcher import launch, stop_all
+from craits.referee import bridge
 from craits.referee.server import open_referee
-from craits.tournament.config import config_from_dict
-from craits.tournament.runner import run_tournament
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.run.runner import run_tournament
+from craits.tournament.store.database import Store
 
 BOTS = {"greedy": "GreedyBot", "random": "RandomBot", "lowcard": "LowCardBot"}
 

@@ -31,9 +31,9 @@ from pathlib import Path
 import trio
 
 from craits.referee import bridge
-from craits.tournament.config import TournamentConfig, config_from_dict
-from craits.tournament.runner import run_tournament
-from craits.tournament.store import Store
+from craits.tournament.plan.config import TournamentConfig, config_from_dict
+from craits.tournament.run.runner import run_tournament
+from craits.tournament.store.database import Store
 
 KINDS = ("greedy", "random", "lowcard")
 

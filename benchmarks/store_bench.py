@@ -31,11 +31,11 @@ from craits.engine import Game, Rules
 from craits.engine.record import choice_of
 from craits.report.stored import load_game
 from craits.simulate import policy_rng
-from craits.tournament.config import config_from_dict
-from craits.tournament.record_format import encode
-from craits.tournament.records import FinishedGame, PlayLog
-from craits.tournament.schedule import Job
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import FinishedGame, PlayLog
+from craits.tournament.store.record_codec import encode
 
 MEDIAN_MS, SIGMA = 0.8, 0.55
 

@@ -32,11 +32,11 @@ from typing import Any
 
 from craits.engine import Rules
 from craits.referee import bridge
-from craits.tournament.config import BotSpec, ConfigError, TournamentConfig, default_config
-from craits.tournament.raytables import RayCluster
-from craits.tournament.records import FinishedGame
-from craits.tournament.runner import run_tournament
-from craits.tournament.store import Store
+from craits.tournament.plan.config import BotSpec, ConfigError, TournamentConfig, default_config
+from craits.tournament.run.ray_pool import RayCluster
+from craits.tournament.run.runner import run_tournament
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import FinishedGame
 
 BOTS = ("greedy", "random", "lowcard")
 TARGETS = {

@@ -13,7 +13,7 @@ from typing import Final
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
-from craits.engine import (
+from .engine import (
     CARDS,
     Card,
     Event,
@@ -24,7 +24,7 @@ from craits.engine import (
     Phase,
     Rules,
 )
-from craits.v1 import referee_pb2 as pb
+from .v1 import referee_pb2 as pb
 
 PROTOCOL_VERSION: Final = pb.PROTOCOL_VERSION_1
 

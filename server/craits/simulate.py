@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from craits.engine import Game, GameRecord, Move, Outcome, Rules
+from .engine import Game, GameRecord, Move, Outcome, Rules
 
 
 def policy_rng(game_seed: int) -> random.Random:

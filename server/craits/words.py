@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from craits.engine import Event, format_cards
+from .engine import Event, format_cards
 
 SUIT_NAMES: Final = ("clubs ♣", "diamonds ♦", "hearts ♥", "spades ♠")
 DRAW_REASONS: Final = {

@@ -10,9 +10,9 @@ import shlex
 from pathlib import Path
 
 from craits.engine import Game, Rules, preset
+from craits.hosting.match import run_match
 from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec
-from craits.referee.match import run_match
 from craits.referee.policy import FailurePolicy, TimeControl
 
 ROOT = Path(__file__).resolve().parents[2]

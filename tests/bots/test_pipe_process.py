@@ -12,9 +12,9 @@ import pytest
 import trio
 
 from craits.cli.main import main
+from craits.hosting.match import run_match
 from craits.referee import bridge
 from craits.referee.game import GameResult
-from craits.referee.match import run_match
 from craits.referee.server import open_referee
 
 from .helpers import pipe, spec

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from craits.referee.positions import POSITIONS
+from craits.check.positions import POSITIONS
 from tests.referee.helpers import rawbot
 
 from .helpers import check_json, check_process, forgetful

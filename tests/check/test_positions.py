@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from craits.check.positions import POSITIONS, Position, announces, position
 from craits.engine import Move, Phase
-from craits.referee.positions import POSITIONS, Position, announces, position
 
 EXPECTED = {
     "play": (Phase.PLAY, {"play 7H", "play 3C", *(f"play 8D suit={s}" for s in "CDHS")}),

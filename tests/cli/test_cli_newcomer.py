@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from craits.engine.rules import RulesError, preset
-from craits.referee.launcher import LaunchError, command_for
-from craits.tournament.config import ConfigError, parse_config
-from craits.tournament.store import Store
+from craits.hosting.launcher import LaunchError, command_for
+from craits.tournament.plan.config import ConfigError, parse_config
+from craits.tournament.store.database import Store
 
 from .helpers import TINY, Runner
 

@@ -21,7 +21,7 @@ import pytest
 SCRIPT = textwrap.dedent('''
     import os, subprocess, sys, time
     from craits.cli.live import LiveDisplay
-    from craits.tournament.runner import Progress
+    from craits.tournament.run.runner import Progress
 
     display = LiveDisplay()
     if sys.argv[1] == "start":

@@ -8,11 +8,11 @@ import pytest
 from craits.cli.match_series import schedule, summary_lines
 from craits.dealkey import DealKey
 from craits.engine import Rules
+from craits.ratings.elo import elo_of
+from craits.ratings.intervals import MIN_UNITS, clustered_ratings
+from craits.ratings.match_score import match_score, score_lines
+from craits.ratings.results import GameResult
 from craits.referee.policy import FailurePolicy, TimeControl
-from craits.tournament.elo import elo_of
-from craits.tournament.intervals import MIN_UNITS, clustered_ratings
-from craits.tournament.match_score import match_score, score_lines
-from craits.tournament.results import GameResult
 
 from .helpers import Runner
 

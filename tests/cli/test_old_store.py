@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from craits.tournament.schema import SCHEMA_VERSION
+from craits.tournament.store.schema import SCHEMA_VERSION
 
 from .helpers import Runner
 

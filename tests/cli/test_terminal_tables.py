@@ -17,12 +17,12 @@ from craits.cli.tables import (
     standings_table,
     tournaments_table,
 )
-from craits.tournament.pair_wld import pair_records
-from craits.tournament.results import GameResult
-from craits.tournament.runner import Progress
-from craits.tournament.sprt import SprtResult
-from craits.tournament.standings import compute_standings
-from craits.tournament.store import TournamentInfo
+from craits.ratings.pair_wld import pair_records
+from craits.ratings.results import GameResult
+from craits.ratings.sprt import SprtResult
+from craits.ratings.standings import compute_standings
+from craits.tournament.run.runner import Progress
+from craits.tournament.store.database import TournamentInfo
 
 NAMES = ("a_very_long_bot_name_no_1x", "another_long_bot_name_no_2", "third_long_bot_name_here_3")
 WIDTHS = (60, 80, 120)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from craits.tournament.store import Store
+from craits.tournament.store.database import Store
 
 from .helpers import TINY, Runner, not_mine
 

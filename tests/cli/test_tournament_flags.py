@@ -7,7 +7,7 @@ import pytest
 
 from craits.cli.main import build_parser
 from craits.cli.tournament_flags import bot_tables, read_table, with_flags
-from craits.tournament.config import ConfigError
+from craits.tournament.plan.config import ConfigError
 
 from .helpers import TINY, Runner
 

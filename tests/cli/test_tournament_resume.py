@@ -22,9 +22,9 @@ import pytest
 
 from craits.cli.database import DEFAULT_DB
 from craits.cli.tournament_play import resume_command
-from craits.tournament.record_format import decode
-from craits.tournament.records import LoggedFault
-from craits.tournament.store import Store
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import LoggedFault
+from craits.tournament.store.record_codec import decode
 
 from .helpers import TINY, Result, Runner, done_games
 

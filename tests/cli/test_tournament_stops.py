@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from craits.tournament.config import config_from_dict
-from craits.tournament.records import FinishedGame
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import FinishedGame
 
 from .helpers import TINY, Result, Runner, done_games
 

@@ -6,13 +6,13 @@ from collections.abc import Iterable
 
 import pytest
 
+from craits.check.positions import Position, position
 from craits.engine import Card, Event, Move, MoveError, preset
+from craits.play.human import EntryError, HumanSeat, parse_entry, wrap_line
+from craits.play.narrate import player_voice
 from craits.referee import bridge
 from craits.referee.game import GameSpec, play_game
-from craits.referee.human import EntryError, HumanSeat, parse_entry, wrap_line
-from craits.referee.narrate import player_voice
 from craits.referee.policy import SeatClock, TimeControl
-from craits.referee.positions import Position, position
 from craits.referee.seats import Decision, InProcessSeat, Table
 from craits.words import Voice, describe
 

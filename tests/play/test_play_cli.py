@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from craits.cli.main import main
-from craits.referee.human import HELP
+from craits.play.human import HELP
 
 PLAY = [sys.executable, "-m", "craits", "play"]
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from craits.report.stored import iter_games
-from craits.tournament.store import Store
+from craits.tournament.store.database import Store
 
 from .cluster import RayCluster, RayNode
 

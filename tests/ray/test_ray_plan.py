@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from craits.tournament.raytables import RayError, _excludes
-from craits.tournament.rayworker import on_this_node
-from craits.tournament.runner import ray_worker_count
-from craits.tournament.worker import WorkerSetup
+from craits.tournament.run.ray_actor import on_this_node
+from craits.tournament.run.ray_pool import RayError, _excludes
+from craits.tournament.run.runner import ray_worker_count
+from craits.tournament.run.worker_process import WorkerSetup
 
 
 def test_one_worker_per_cpu_of_the_cluster_never_more_than_the_games_left() -> None:

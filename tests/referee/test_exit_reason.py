@@ -3,7 +3,7 @@
 import signal
 from pathlib import Path
 
-from craits.referee.launcher import exit_reason, last_error
+from craits.hosting.launcher import exit_reason, last_error
 
 
 def test_an_exit_status_is_given_as_such() -> None:

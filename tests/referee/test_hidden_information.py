@@ -14,9 +14,9 @@ from pathlib import Path
 from google.protobuf.message import Message
 
 from craits.engine import CARDS, Game, preset
+from craits.hosting.match import run_match
 from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec
-from craits.referee.match import run_match
 from craits.v1 import referee_pb2 as pb
 
 from .helpers import rawbot

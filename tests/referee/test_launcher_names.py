@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from craits.referee.launcher import command_for, display_name
+from craits.hosting.launcher import command_for, display_name
 from craits_bots.registry import BUNDLED, launch_command
 
 

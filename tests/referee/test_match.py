@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from craits.engine import Game, preset, replay
+from craits.hosting.match import run_match
 from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec
-from craits.referee.match import run_match
 from craits.referee.policy import FailurePolicy, TimeControl
 
 from .helpers import rawbot

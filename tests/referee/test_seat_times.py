@@ -9,7 +9,7 @@ from craits.engine import preset
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.seats import Table
-from craits.tournament.config import config_from_dict, parse_config
+from craits.tournament.plan.config import config_from_dict, parse_config
 
 from .test_move_clock import ScriptedSeat
 

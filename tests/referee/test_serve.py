@@ -19,10 +19,10 @@ from craits.cli import serve
 from craits.cli.main import main
 from craits.dealkey import DealKey
 from craits.engine import preset
+from craits.hosting.match import run_match
 from craits.referee import bridge
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry, BotHub
-from craits.referee.match import run_match
 from craits.referee.seats import InProcessSeat, Seat
 
 from .helpers import RAWBOT

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from craits.cli.main import main
-from craits.tournament.config import config_from_dict
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.store.database import Store
 
 from .helpers import BOTS, HOSTILE_NAME, Run, Tournament, play
 

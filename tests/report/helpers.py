@@ -18,8 +18,8 @@ from craits.engine import Game, Rules
 from craits.engine.record import choice_of
 from craits.referee.game import MoveRecord
 from craits.referee.policy import Fault
-from craits.tournament.records import FinishedGame, PlayLog
-from craits.tournament.schedule import Job
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.game_records import FinishedGame, PlayLog
 
 HOSTILE_NAME = '<script>alert("pwn")</script> & <b>friends</b>'
 BOTS = ("alpha", "beta.2", "gamma-3")

@@ -14,7 +14,7 @@ import pytest
 
 from craits.engine import Game, format_cards
 from craits.report.stored import load_game
-from craits.tournament.store import Store
+from craits.tournament.store.database import Store
 
 from .helpers import Tournament
 from .pages import Elements

@@ -17,7 +17,7 @@ from craits.engine import GameRecord, replay
 from craits.report.steps import ReplayMismatch, steps
 from craits.report.stored import StoredGame, load_game
 from craits.report.terminal import Style, render
-from craits.tournament.store import Store
+from craits.tournament.store.database import Store
 
 from .helpers import BOTS, STRUCK_DECISION, STRUCK_GAME, Run, Tournament
 

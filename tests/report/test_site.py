@@ -15,7 +15,7 @@ from craits.engine.cards import SUIT_LETTERS
 from craits.report import site
 from craits.report.frames import game_frames
 from craits.report.stored import iter_games
-from craits.tournament.store import Store
+from craits.tournament.store.database import Store
 
 from .helpers import HOSTILE_NAME, Run, Tournament
 from .pages import Elements, fold

@@ -23,9 +23,9 @@ import pytest
 
 from craits.engine import Game, Rules, format_cards
 from craits.report.published import relative_paths, store_roots
-from craits.tournament.config import config_from_dict
-from craits.tournament.schedule import Job
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.database import Store
 
 from .helpers import BOTS, Run, play
 

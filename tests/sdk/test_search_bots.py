@@ -11,8 +11,8 @@ import pytest
 from craits.engine import Card, Game, Rules, observe, preset
 from craits.engine.cards import RANK, SUIT
 from craits.engine.scoring import CARD_POINTS
-from craits.tournament.config import load_config
-from craits.tournament.inprocess import load_bot
+from craits.tournament.plan.config import load_config
+from craits.tournament.run.inprocess import load_bot
 from craits_bots.belief import (
     SURPRISE,
     TEMPERING,

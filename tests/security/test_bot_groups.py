@@ -1,5 +1,5 @@
 """A bot's whole process tree held to one share: CPU bandwidth, memory, processes and CPU time
-(``craits/referee/botgroup.py``), with real control groups and real processes.
+(``craits/hosting/botgroup.py``), with real control groups and real processes.
 
 A contestant's bot can multiply any per-process limit by forking; each test below forks, and
 checks that the tree, not the process, is what the limit holds."""
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from craits.referee import botgroup, sandbox
-from craits.referee.botgroup import BotGroup, GroupLimits, Hierarchy, find_hierarchies
+from craits.hosting import botgroup, sandbox
+from craits.hosting.botgroup import BotGroup, GroupLimits, Hierarchy, find_hierarchies
+from craits.hosting.launcher import launch
 from craits.referee.hub import BotHub
-from craits.referee.launcher import launch
 
 V1_MOUNTS = """\
 31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
@@ -212,8 +212,8 @@ def test_a_bot_whose_tree_spends_its_cpu_seconds_is_ended_with_the_reason(
 def test_a_machine_without_groups_gets_a_note_only_where_bots_are_isolated(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from craits.tournament.botpool import isolation_notes
-    from craits.tournament.config import config_from_dict
+    from craits.tournament.plan.config import config_from_dict
+    from craits.tournament.run.botpool import isolation_notes
 
     def cup(trust: str) -> dict[str, object]:
         return {"bots": [{"name": "a", "command": "python3 a.py"}, {"name": "b"}],
@@ -227,7 +227,7 @@ def test_a_machine_without_groups_gets_a_note_only_where_bots_are_isolated(
 
 
 def test_cpu_percent_is_a_limit_of_its_own_and_range_checked() -> None:
-    from craits.tournament.config import ConfigError, config_from_dict
+    from craits.tournament.plan.config import ConfigError, config_from_dict
 
     def cup(percent: int) -> dict[str, object]:
         return {"bots": [{"name": "a", "command": "python3 a.py",

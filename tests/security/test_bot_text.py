@@ -8,14 +8,14 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from craits.hosting.match import run_match
 from craits.referee import bridge
 from craits.referee.game import GameResult
-from craits.referee.match import run_match
 from craits.report.stored import load_game
 from craits.text import printable
-from craits.tournament.config import config_from_dict
-from craits.tournament.records import LoggedFault
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import LoggedFault
 
 from ..bots.helpers import spec
 from ..report.helpers import play

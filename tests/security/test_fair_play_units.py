@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from craits.dealkey import KEY_BYTES, DealKey, run_key
-from craits.referee import sandbox
-from craits.tournament.config import ConfigError, config_from_dict, fairness_notes
-from craits.tournament.schedule import build_schedule
+from craits.hosting import sandbox
+from craits.tournament.plan.config import ConfigError, config_from_dict, fairness_notes
+from craits.tournament.plan.schedule import build_schedule
 
 
 def cup(**extra: object) -> dict[str, object]:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from craits.referee import botgroup, sandbox
+from craits.hosting import botgroup, sandbox
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 ATTACKS = ("read_database", "sibling_token", "organiser_env", "network", "signal_sibling",

@@ -3,7 +3,7 @@
 ``bwrap --die-with-parent`` gives a sandbox the kernel's parent-death signal, which follows the
 *thread* that forked it. Bots used to be forked from one of trio's worker threads, which trio
 retires after 10 s idle, and every sandboxed bot alive then was SIGKILLed mid-game. They are now
-forked by the event loop's own thread (``craits.referee.spawn``).
+forked by the event loop's own thread (``craits.hosting.spawn``).
 
 - a control: the same sandbox forked from a thread that then ends is killed by SIGKILL (the
   mechanism is real, so the tests below can fail);
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import trio
 
-from craits.referee import spawn
+from craits.hosting import spawn
 
 IDLE_BOT = Path(__file__).with_name("idle_bot.py")
 SANDBOX = ["bwrap", "--die-with-parent", "--ro-bind", "/", "/", "--", "sleep", "60"]

@@ -16,7 +16,7 @@ from craits.engine import preset
 from craits.referee import bridge, hub, listener, tokens
 from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.server import Referee, open_referee
-from craits.tournament.config import ConfigError, parse_config
+from craits.tournament.plan.config import ConfigError, parse_config
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from craits.referee import tokens
-from craits.tournament.config import parse_config
-from craits.tournament.store import Store
-from craits.tournament.storefile import open_connection
+from craits.tournament.plan.config import parse_config
+from craits.tournament.store.database import Store
+from craits.tournament.store.dbfile import open_connection
 
 from ..cli.helpers import TINY
 

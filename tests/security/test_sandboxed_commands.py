@@ -65,6 +65,6 @@ def test_a_sandboxed_match_from_a_private_directory_says_what_to_do(tmp_path: Pa
 
 
 def sandbox_uses_own_ids() -> bool:
-    from craits.referee import sandbox
+    from craits.hosting import sandbox
 
     return sandbox.bot_uid_used()

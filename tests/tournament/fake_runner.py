@@ -18,9 +18,9 @@ from typing import Any
 
 from craits.engine import Game, Rules
 from craits.engine.record import choice_of
-from craits.tournament.records import FinishedGame, PlayLog
-from craits.tournament.schedule import Job
-from craits.tournament.store import Store
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import FinishedGame, PlayLog
 
 
 def play(job: Job) -> FinishedGame:

@@ -11,7 +11,7 @@ import itertools
 import random
 from collections.abc import Mapping, Sequence
 
-from craits.tournament.results import GameResult
+from craits.ratings.results import GameResult
 
 
 def plackett_luce_places(strengths: Sequence[float], rng: random.Random) -> tuple[int, ...]:

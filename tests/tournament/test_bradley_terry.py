@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from craits.tournament.bootstrap import _percentile_bounds, _widening, bootstrap_ratings
-from craits.tournament.bradley_terry import bradley_terry
-from craits.tournament.results import GameResult
+from craits.ratings.bootstrap import _percentile_bounds, _widening, bootstrap_ratings
+from craits.ratings.bradley_terry import bradley_terry
+from craits.ratings.results import GameResult
 
 from .synthetic import round_robin, spread_ratings
 

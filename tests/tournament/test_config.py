@@ -8,7 +8,7 @@ import pytest
 
 from craits.engine import preset
 from craits.referee.tokens import digest
-from craits.tournament.config import (
+from craits.tournament.plan.config import (
     ConfigError,
     SprtSettings,
     TournamentConfig,

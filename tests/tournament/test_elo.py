@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from craits.tournament.elo import OnlineElo, expected_score, online_elo
-from craits.tournament.results import GameResult
+from craits.ratings.elo import OnlineElo, expected_score, online_elo
+from craits.ratings.results import GameResult
 
 from .synthetic import round_robin, spread_ratings
 

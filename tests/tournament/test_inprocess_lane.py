@@ -17,17 +17,17 @@ from typing import Any
 import pytest
 import trio
 
+from craits.hosting.launcher import LaunchError
 from craits.referee import bridge
 from craits.referee.bridge import DEFAULT_HOST
-from craits.referee.launcher import LaunchError
 from craits.report.stored import iter_games
-from craits.tournament.botpool import check_launchable
-from craits.tournament.config import BotSpec, ConfigError, config_from_dict, fairness_notes
-from craits.tournament.runner import run_tournament, worker_count
-from craits.tournament.schedule import build_schedule
-from craits.tournament.store import Store, TournamentInfo
-from craits.tournament.worker import WorkerSetup
-from craits.tournament.workers import WorkerError, WorkerTables
+from craits.tournament.plan.config import BotSpec, ConfigError, config_from_dict, fairness_notes
+from craits.tournament.plan.schedule import build_schedule
+from craits.tournament.run.botpool import check_launchable
+from craits.tournament.run.runner import run_tournament, worker_count
+from craits.tournament.run.worker_pool import WorkerError, WorkerTables
+from craits.tournament.run.worker_process import WorkerSetup
+from craits.tournament.store.database import Store, TournamentInfo
 from tests.procfs import wait_dead
 
 TARGETS = {

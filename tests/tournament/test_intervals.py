@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from craits.tournament.intervals import MIN_UNITS, clustered_ratings, head_to_head, min_units_for
-from craits.tournament.results import GameResult
-from craits.tournament.studentt import t_cdf, t_quantile
+from craits.ratings.intervals import MIN_UNITS, clustered_ratings, head_to_head, min_units_for
+from craits.ratings.results import GameResult
+from craits.ratings.studentt import t_cdf, t_quantile
 
 from .synthetic import round_robin, spread_ratings
 

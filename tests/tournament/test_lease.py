@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from craits.tournament.lease import LOCK_FILE, LeaseError, lease
+from craits.tournament.run.lease import LOCK_FILE, LeaseError, lease
 
 HOLD = """
 import sys, time
 from pathlib import Path
-from craits.tournament.lease import lease
+from craits.tournament.run.lease import lease
 with lease(Path(sys.argv[1]), "t1"):
     print("held", flush=True)
     time.sleep(60)

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from craits.tournament.elo import ELO_PER_NAT
-from craits.tournament.plackett_luce import finish_log_likelihood, plackett_luce, strict_orders
-from craits.tournament.results import GameResult
+from craits.ratings.elo import ELO_PER_NAT
+from craits.ratings.plackett_luce import finish_log_likelihood, plackett_luce, strict_orders
+from craits.ratings.results import GameResult
 
 from .synthetic import round_robin, spread_ratings
 

@@ -11,8 +11,7 @@ from craits.engine import Game, Move, preset
 from craits.engine.record import choice_of, move_at
 from craits.referee.game import MoveRecord
 from craits.referee.policy import Fault
-from craits.tournament.record_format import NO_TIME, decode, encode
-from craits.tournament.records import (
+from craits.tournament.store.game_records import (
     LoggedFault,
     LoggedMove,
     PlayLog,
@@ -20,6 +19,7 @@ from craits.tournament.records import (
     check_outcome,
     rebuild,
 )
+from craits.tournament.store.record_codec import NO_TIME, decode, encode
 
 RULES = preset("standard").replace(short_game=True)
 

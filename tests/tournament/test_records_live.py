@@ -18,11 +18,12 @@ from craits.referee import bridge
 from craits.referee.game import GameResult as RefereeResult
 from craits.report.steps import steps
 from craits.report.stored import iter_games
-from craits.tournament import runner, tables
-from craits.tournament.config import config_from_dict
-from craits.tournament.records import FinishedGame, LoggedFault, LoggedMove
-from craits.tournament.schedule import Job
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.plan.schedule import Job
+from craits.tournament.run import local_tables as tables
+from craits.tournament.run import runner
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import FinishedGame, LoggedFault, LoggedMove
 
 Live = dict[int, tuple[list[dict[str, Any]], list[LoggedMove], list[LoggedFault]]]
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import trio
 
 from craits.referee import bridge
-from craits.tournament.config import config_from_dict
-from craits.tournament.records import FinishedGame
-from craits.tournament.runner import run_tournament
-from craits.tournament.store import Store
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.run.runner import run_tournament
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import FinishedGame
 
 HOLD_S = 0.8
 """How long the store stays locked after each recorded game (a slow disk)."""

@@ -11,8 +11,8 @@ import pytest
 
 from craits.dealkey import DealKey
 from craits.engine import Game, Rules
-from craits.tournament.config import TournamentConfig, config_from_dict, scheduled_games
-from craits.tournament.schedule import Job, build_schedule, deal_seed, seat_orders
+from craits.tournament.plan.config import TournamentConfig, config_from_dict, scheduled_games
+from craits.tournament.plan.schedule import Job, build_schedule, deal_seed, seat_orders
 
 
 def make_config(n: int, k: int, deal_sets: int = 2, seatings: str = "rotations",

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from craits.tournament.results import GameResult
-from craits.tournament.sprt import (
+from craits.ratings.results import GameResult
+from craits.ratings.sprt import (
     ACCEPT_H0,
     ACCEPT_H1,
     CONTINUE,

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from craits.tournament.results import GameResult
-from craits.tournament.standings import compute_standings
-from craits.tournament.stats import bot_stats, crosstable
+from craits.ratings.results import GameResult
+from craits.ratings.standings import compute_standings
+from craits.ratings.stats import bot_stats, crosstable
 
 from .synthetic import round_robin, spread_ratings
 

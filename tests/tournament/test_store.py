@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from craits.tournament.config import TournamentConfig, config_from_dict
-from craits.tournament.record_format import decode
-from craits.tournament.records import FinishedGame, PlayLog
-from craits.tournament.schedule import build_schedule
-from craits.tournament.schema import SCHEMA_VERSION
-from craits.tournament.standings import Standings, compute_standings
-from craits.tournament.store import CSV_FIELDS, Store, StoreError
+from craits.ratings.standings import Standings, compute_standings
+from craits.tournament.plan.config import TournamentConfig, config_from_dict
+from craits.tournament.plan.schedule import build_schedule
+from craits.tournament.store.database import CSV_FIELDS, Store, StoreError
+from craits.tournament.store.game_records import FinishedGame, PlayLog
+from craits.tournament.store.record_codec import decode
+from craits.tournament.store.schema import SCHEMA_VERSION
 
 from .fake_runner import play, run
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from craits.tournament.config import config_from_dict
-from craits.tournament.runner import RunError, bot_directory
-from craits.tournament.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from craits.tournament.store import OpenMode, Store, StoreError
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.run.runner import RunError, bot_directory
+from craits.tournament.store.database import OpenMode, Store, StoreError
+from craits.tournament.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 from .test_store import small_config
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from craits.tournament.tomlreader import ConfigError, TableReader, parse_toml
+from craits.tournament.plan.tomlreader import ConfigError, TableReader, parse_toml
 
 DOC = """
 [server]

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from craits.check.conformance import CheckOptions, CheckResult, Report, run_checks
 from craits.referee import bridge
-from craits.referee.conformance import CheckOptions, CheckResult, Report, run_checks
 
 from .botlogs import BotLogs
 from .common import add_sandbox_option, bot_spec, print_json, sandbox_limits, seconds

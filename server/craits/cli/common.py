@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from craits.engine import Rules, RulesError, rules_from_settings
-from craits.referee.sandbox import SandboxLimits
+from craits.hosting.sandbox import SandboxLimits
 
 
 class UsageError(Exception):

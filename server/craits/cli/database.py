@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Final
 
-from craits.tournament.store import OpenMode, Store, StoreError
+from craits.tournament.store.database import OpenMode, Store, StoreError
 
 from .common import UsageError
 

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from craits.tournament.runner import Progress
+from craits.tournament.run.runner import Progress
 
 from .tables import console, live_block, live_elo_table, progress_line, sprt_line
 

@@ -10,15 +10,15 @@ from typing import Any
 
 from craits.dealkey import DealKey
 from craits.engine import Rules
+from craits.hosting.launcher import LaunchError
+from craits.hosting.match import run_games, unique_names
+from craits.hosting.running import NotConnected
+from craits.ratings.match_score import MatchScore, match_score, score_lines
+from craits.ratings.results import GameResult as ScoredGame
 from craits.referee import bridge
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameResult, GameSpec
-from craits.referee.launcher import LaunchError
-from craits.referee.match import run_games, unique_names
 from craits.referee.policy import FailurePolicy, TimeControl
-from craits.referee.running import NotConnected
-from craits.tournament.match_score import MatchScore, match_score, score_lines
-from craits.tournament.results import GameResult as ScoredGame
 
 from .botlogs import BotLogs
 from .common import UsageError, print_json, sandbox_limits

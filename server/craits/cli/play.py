@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
+from craits.hosting.launcher import LaunchError
+from craits.hosting.running import NotConnected
+from craits.play.human import HUMAN_MOVE_MS, HumanSeat, play_with_human
 from craits.referee import bridge
 from craits.referee.game import GameSpec
-from craits.referee.human import HUMAN_MOVE_MS, HumanSeat, play_with_human
-from craits.referee.launcher import LaunchError
 from craits.referee.policy import TimeControl
-from craits.referee.running import NotConnected
 
 from .botlogs import BotLogs
 from .common import UsageError, add_rules_options, bot_spec, rules_from_args

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from craits.referee.bridge import DEFAULT_HOST
-from craits.tournament.raytables import RayCluster, RayError, check_reachable, ray_module
+from craits.tournament.run.ray_pool import RayCluster, RayError, check_reachable, ray_module
 
 from .common import UsageError
 

@@ -11,7 +11,7 @@ from typing import Any, Final, cast
 from craits.report.site import ALL_PAGES, write_site
 from craits.report.steps import ReplayMismatch
 from craits.report.stored import ReportError
-from craits.tournament.store import Store
+from craits.tournament.store.database import Store
 
 from .common import UsageError
 from .database import add_db_option, database_path, open_results

@@ -19,7 +19,7 @@ from craits.referee.game import GameResult, GameSpec, play_game
 from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
-from craits.tournament.config import BOT_NAME
+from craits.tournament.plan.config import BOT_NAME
 
 from .common import (
     UsageError,

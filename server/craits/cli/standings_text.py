@@ -9,11 +9,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from craits.tournament.config import TournamentConfig
-from craits.tournament.pair_wld import pair_records
-from craits.tournament.schedule import seat_orders
-from craits.tournament.sprt import SprtResult, match_verdict
-from craits.tournament.store import Store, TournamentInfo
+from craits.ratings.pair_wld import pair_records
+from craits.ratings.sprt import SprtResult
+from craits.tournament.plan.config import TournamentConfig
+from craits.tournament.plan.schedule import seat_orders
+from craits.tournament.plan.verdict import match_verdict
+from craits.tournament.store.database import Store, TournamentInfo
 
 from .common import UsageError, print_json
 from .tables import console, crosstable_table, sprt_line, sprt_meaning, standings_table

@@ -20,11 +20,11 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from craits.tournament.pair_wld import WinLossDraw
-from craits.tournament.runner import Progress
-from craits.tournament.sprt import SprtResult
-from craits.tournament.standings import Standing, Standings
-from craits.tournament.store import TournamentInfo
+from craits.ratings.pair_wld import WinLossDraw
+from craits.ratings.sprt import SprtResult
+from craits.ratings.standings import Standing, Standings
+from craits.tournament.run.runner import Progress
+from craits.tournament.store.database import TournamentInfo
 
 LIVE_ROWS = 10
 """Bots the live table shows (the best by live Elo)."""

@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from craits.referee.bridge import DEFAULT_HOST
-from craits.tournament.store import CSV_FIELDS
+from craits.tournament.store.database import CSV_FIELDS
 
 from .common import int_range, port, print_json
 from .database import DEFAULT_DB, add_db_option, database_path, open_results

@@ -14,8 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from craits.engine.rules import Rules, RulesError, preset
-from craits.referee.launcher import display_name
-from craits.tournament.config import ConfigError, TournamentConfig, config_from_dict, load_table
+from craits.hosting.launcher import display_name
+from craits.tournament.plan.config import (
+    ConfigError,
+    TournamentConfig,
+    config_from_dict,
+    load_table,
+)
 
 from .common import bot_spec, int_range
 from .timing import move_ms

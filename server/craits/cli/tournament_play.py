@@ -11,20 +11,20 @@ from typing import Any
 
 from craits import private
 from craits.engine.state import MIN_PLAYERS
+from craits.hosting.launcher import LaunchError
 from craits.referee import bridge
-from craits.referee.launcher import LaunchError
-from craits.tournament.botpool import (
+from craits.tournament.plan.config import ConfigError, TournamentConfig, fairness_notes
+from craits.tournament.run.botpool import (
     BotPoolError,
     BotStartError,
     check_launchable,
     isolation_notes,
     isolation_problem,
 )
-from craits.tournament.config import ConfigError, TournamentConfig, fairness_notes
-from craits.tournament.lease import LeaseError, lease
-from craits.tournament.raytables import RayError
-from craits.tournament.runner import RunError, bot_directory, run_tournament
-from craits.tournament.store import Store, TournamentInfo
+from craits.tournament.run.lease import LeaseError, lease
+from craits.tournament.run.ray_pool import RayError
+from craits.tournament.run.runner import RunError, bot_directory, run_tournament
+from craits.tournament.store.database import Store, TournamentInfo
 
 from .common import UsageError
 from .database import DEFAULT_DB, database_path, open_results
@@ -40,7 +40,7 @@ DEMO_DEAL_SETS = 6
 
 
 def _bundled() -> list[str]:
-    from craits.referee.launcher import bundled_bots
+    from craits.hosting.launcher import bundled_bots
 
     return list(bundled_bots())
 

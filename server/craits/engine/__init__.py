@@ -2,7 +2,7 @@
 
 Typical use::
 
-    from craits.engine import Game, preset, observe
+    from . import Game, preset, observe
     game = Game.new(preset("standard"), players=4, seed=7)
     while not game.is_over:
         seat = game.to_act

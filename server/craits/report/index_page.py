@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from craits.engine.rules_changes import rules_summary
-from craits.tournament.config import TournamentConfig
-from craits.tournament.standings import Standings
-from craits.tournament.store import TournamentInfo
+from craits.ratings.standings import Standings
+from craits.tournament.plan.config import TournamentConfig
+from craits.tournament.store.database import TournamentInfo
 
 from .html_parts import Html, esc, join, page, table, tag
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from craits.tournament.records import LoggedFault
+from craits.tournament.store.game_records import LoggedFault
 
 from .stored import StoredGame
 

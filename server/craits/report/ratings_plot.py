@@ -11,8 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from craits.tournament.elo import OnlineElo
-from craits.tournament.results import GameResult
+from craits.ratings.elo import OnlineElo
+from craits.ratings.results import GameResult
 
 from .html_parts import Html, esc
 

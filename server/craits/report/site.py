@@ -26,9 +26,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from craits.tournament.results import GameResult
-from craits.tournament.standings import compute_standings
-from craits.tournament.store import Store, StoreError
+from craits.ratings.results import GameResult
+from craits.ratings.standings import compute_standings
+from craits.tournament.store.database import Store, StoreError
 
 from .frames import game_frames
 from .html_parts import Html, join, page, tag

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from craits.engine import Event, Game, IllegalMove
-from craits.tournament.records import LoggedFault, LoggedMove
+from craits.tournament.store.game_records import LoggedFault, LoggedMove
 
 from .stored import ReplayMismatch, StoredGame
 

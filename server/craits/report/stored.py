@@ -15,19 +15,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from craits.engine import Rules
+from craits.ratings.results import GameResult
 from craits.text import printable
-from craits.tournament.legacy import LogError, read_log
-from craits.tournament.record_format import decode
-from craits.tournament.records import (
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.database import RecordRow, Store, StoreError
+from craits.tournament.store.game_records import (
     LoggedFault,
     LoggedMove,
     RecordError,
     check_outcome,
     rebuild,
 )
-from craits.tournament.results import GameResult
-from craits.tournament.schedule import Job
-from craits.tournament.store import RecordRow, Store, StoreError
+from craits.tournament.store.legacy import LogError, read_log
+from craits.tournament.store.record_codec import decode
 
 
 class ReportError(Exception):

@@ -19,7 +19,7 @@ from typing import Final
 
 from craits.engine import Event, Game, format_cards
 from craits.engine.rules_changes import rules_summary
-from craits.tournament.records import LoggedFault
+from craits.tournament.store.game_records import LoggedFault
 from craits.words import HAND_END_REASONS, Voice, cards_or_count, describe, plural
 
 from .steps import Step, walk

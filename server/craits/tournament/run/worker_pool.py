@@ -27,10 +27,11 @@ from typing import Final
 
 import trio
 
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.game_records import FinishedGame
+
 from .botpool import BotPoolError
-from .records import FinishedGame
-from .schedule import Job
-from .worker import ERRORS, WorkerSetup, receive
+from .worker_process import ERRORS, WorkerSetup, receive
 
 STOP_WAIT_S: Final = 10.0
 """How long a worker may take to stop its bots after the run process lets it go."""
@@ -49,7 +50,7 @@ class WorkerTables:
         self.busy: Counter[str] = Counter()
         ours, theirs = socket.socketpair()
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "craits.tournament.worker", str(theirs.fileno())],
+            [sys.executable, "-m", "craits.tournament.run.worker_process", str(theirs.fileno())],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True,
         )
         theirs.close()

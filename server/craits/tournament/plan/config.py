@@ -20,9 +20,9 @@ from typing import Any, Final
 
 from craits.engine import Rules, RulesError
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
+from craits.hosting.sandbox import LIMIT_RANGES, SandboxLimits
 from craits.referee import tokens
 from craits.referee.policy import LIMITS, FailurePolicy, TimeControl
-from craits.referee.sandbox import LIMIT_RANGES, SandboxLimits
 from craits.suggest import did_you_mean
 
 from .tomlreader import ConfigError as ConfigError

@@ -26,11 +26,11 @@ from typing import Final
 import trio
 
 from craits import private
+from craits.referee.hub import BotEntry, BotHub
 from craits.suggest import did_you_mean
 
 from . import sandbox, spawn
 from .botgroup import JOIN_FAILED, BotGroup, GroupLimits
-from .hub import BotEntry, BotHub
 
 
 def bundled_bots() -> dict[str, str]:

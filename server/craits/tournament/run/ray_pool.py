@@ -34,11 +34,12 @@ from typing import Any, Final
 
 import trio
 
-from .rayworker import Failure, TableWorker
-from .records import FinishedGame
-from .schedule import Job
-from .worker import ERRORS, WorkerSetup
-from .workers import WorkerError
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.game_records import FinishedGame
+
+from .ray_actor import Failure, TableWorker
+from .worker_pool import WorkerError
+from .worker_process import ERRORS, WorkerSetup
 
 CONNECT_S: Final = 10.0
 """How long to wait for the head to accept a connection before saying it cannot be reached."""

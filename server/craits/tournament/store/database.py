@@ -39,18 +39,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from craits.dealkey import run_key
+from craits.ratings.results import GameResult
+from craits.ratings.standings import Standings, compute_standings
+from craits.tournament.plan.config import TournamentConfig, config_from_dict
+from craits.tournament.plan.schedule import Job, build_schedule
 
-from .config import TournamentConfig, config_from_dict
+from .dbfile import OPEN_MODES, open_connection
+from .dbfile import OpenMode as OpenMode
+from .dbfile import StoreError as StoreError
+from .game_records import FinishedGame
 from .legacy import LogEntry
-from .record_format import encode
-from .records import FinishedGame
-from .results import GameResult
-from .schedule import Job, build_schedule
+from .record_codec import encode
 from .schema import RECORDS_VERSION
-from .standings import Standings, compute_standings
-from .storefile import OPEN_MODES, open_connection
-from .storefile import OpenMode as OpenMode
-from .storefile import StoreError as StoreError
 
 TOURNAMENT_STATUSES: Final = ("created", "running", "paused", "finished")
 JOB_STATUSES: Final = ("pending", "running", "done", "skipped")

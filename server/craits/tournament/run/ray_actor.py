@@ -28,11 +28,11 @@ import trio
 
 from craits import private
 from craits.referee import bridge
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.game_records import FinishedGame
 
-from .records import FinishedGame
-from .schedule import Job
-from .tables import LocalTables
-from .worker import WorkerSetup, needs_referee, open_tables, reported
+from .local_tables import LocalTables
+from .worker_process import WorkerSetup, needs_referee, open_tables, reported
 
 STOP_WAIT_S: Final = 10.0
 """How long the actor waits for its bots to stop when it is let go."""

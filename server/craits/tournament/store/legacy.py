@@ -17,8 +17,7 @@ from typing import Any, Final
 
 from craits.engine import Move, MoveError, Rules
 
-from .record_format import encode
-from .records import (
+from .game_records import (
     FAULT_ACTIONS,
     LoggedFault,
     LoggedMove,
@@ -27,6 +26,7 @@ from .records import (
     check_outcome,
     rebuild,
 )
+from .record_codec import encode
 
 MOVE: Final = "move"
 REFEREE_KINDS: Final = frozenset({MOVE, *FAULT_ACTIONS})

@@ -25,22 +25,23 @@ from typing import Protocol
 import trio
 
 from craits.exception_groups import sole_exception
+from craits.ratings.elo import OnlineElo
+from craits.ratings.results import GameResult
+from craits.ratings.sprt import SprtResult
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.listener import TlsFiles
+from craits.tournament.plan.config import TournamentConfig
+from craits.tournament.plan.schedule import Job
+from craits.tournament.plan.verdict import match_verdict
+from craits.tournament.store.database import Store, TournamentInfo
+from craits.tournament.store.game_records import FinishedGame
 
 from .botpool import BotPool, Isolation, isolation_problem
-from .config import TournamentConfig
-from .elo import OnlineElo
 from .lease import lease
-from .raytables import RayCluster, RayError, connect, disconnect, open_ray_workers
-from .records import FinishedGame
-from .results import GameResult
-from .schedule import Job
-from .sprt import SprtResult, match_verdict
-from .store import Store, TournamentInfo
-from .tables import LocalTables, referee_for
-from .worker import WorkerSetup
-from .workers import open_workers
+from .local_tables import LocalTables, referee_for
+from .ray_pool import RayCluster, RayError, connect, disconnect, open_ray_workers
+from .worker_pool import open_workers
+from .worker_process import WorkerSetup
 
 REMOTE_CONNECT_S = 600.0
 

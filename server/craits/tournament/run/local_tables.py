@@ -19,11 +19,11 @@ from craits.referee.game import GameSpec, play_game
 from craits.referee.listener import TlsFiles
 from craits.referee.policy import TimeControl
 from craits.referee.server import Referee, open_referee
+from craits.tournament.plan.config import TournamentConfig
+from craits.tournament.plan.schedule import Job, stored_game_id
+from craits.tournament.store.game_records import FinishedGame, PlayLog
 
 from .botpool import BotPool, Isolation
-from .config import TournamentConfig
-from .records import FinishedGame, PlayLog
-from .schedule import Job, stored_game_id
 
 
 class LocalTables:

@@ -23,15 +23,22 @@ from typing import Any, Final
 import trio
 
 from craits.engine import Game, Move, Observation, Rules, places
+from craits.hosting.launcher import LaunchError, display_name
+from craits.hosting.running import NotConnected, Running, connect_all, running_bots
+from craits.hosting.sandbox import SandboxLimits
+from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.policy import FailurePolicy, SeatClock, TimeControl
+from craits.referee.remote_seat import RemoteSeat
+from craits.referee.seats import (
+    Decision,
+    InProcessSeat,
+    SeatGone,
+    SeatResult,
+    Table,
+    TooManyBadReplies,
+)
 
-from .game import GameResult, GameSpec, play_game
-from .launcher import LaunchError, display_name
-from .policy import FailurePolicy, SeatClock, TimeControl
 from .positions import PLAYERS, POSITIONS, STANDARD, Position, position
-from .remote_seat import RemoteSeat
-from .running import NotConnected, Running, connect_all, running_bots
-from .sandbox import SandboxLimits
-from .seats import Decision, InProcessSeat, SeatGone, SeatResult, Table, TooManyBadReplies
 
 OPPONENTS: Final = ("random-1", "random-2")
 """The scripted or in-process seats beside the checked bot (seats 1 and 2)."""

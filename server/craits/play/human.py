@@ -20,13 +20,13 @@ from typing import Final
 import trio
 
 from craits.engine import Card, CardError, Game, IllegalMove, Move, MoveError, observe
+from craits.hosting.match import unique_names
+from craits.hosting.running import connect_all, running_bots
+from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.seats import Decision, Seat, SeatResult, Table
 from craits.words import describe_all
 
-from .game import GameResult, GameSpec, play_game
-from .match import unique_names
 from .narrate import player_voice, turn_text
-from .running import connect_all, running_bots
-from .seats import Decision, Seat, SeatResult, Table
 
 HUMAN_MOVE_MS: Final = 86_400_000
 """A day per decision: a person has no time limit (the time control is per game, so the bots

@@ -34,10 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .config import TournamentConfig
 from .elo import elo_of, expected_score
 from .results import GameResult, pair_score
-from .schedule import iter_meetings, seat_orders
 
 CONTINUE: Final = "continue"
 ACCEPT_H0: Final = "H0"
@@ -157,20 +155,3 @@ def _table_score(result: GameResult, bot: str) -> float:
 def _order_key(result: GameResult) -> tuple[int, int]:
     """Deal set first, then meeting: the order in which the schedule completes them."""
     return (result.deal_set, result.meeting_index)
-
-
-def match_verdict(config: TournamentConfig, results: Sequence[GameResult]) -> SprtResult:
-    """The SPRT of a tournament that has one: a ``match`` (first bot = A, against B) over its
-    complete deal sets, or a ``gauntlet`` (its candidate against the field) over the candidate's
-    complete (deal set, meeting) units."""
-    settings = config.sprt
-    if config.mode not in ("match", "gauntlet") or settings is None:
-        raise ValueError("only a match or a gauntlet with [sprt] has a sequential test")
-    per_set = len(seat_orders(config.table_size, config.seatings))
-    if config.mode == "gauntlet":
-        meetings = sum(1 for _ in iter_meetings(config))
-        scores = gauntlet_scores(results, config.gauntlet, meetings, per_set)
-    else:
-        a, b = config.bot_names[:2]
-        scores = deal_set_scores(results, a, b, per_set)
-    return sprt(scores, settings.elo0, settings.elo1, settings.alpha, settings.beta)

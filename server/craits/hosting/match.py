@@ -6,8 +6,9 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .bridge import DEFAULT_HOST
-from .game import GameResult, GameSpec, play_game
+from craits.referee.bridge import DEFAULT_HOST
+from craits.referee.game import GameResult, GameSpec, play_game
+
 from .launcher import display_name
 from .running import connect_all, running_bots
 from .sandbox import SandboxLimits

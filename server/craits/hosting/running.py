@@ -16,12 +16,12 @@ from pathlib import Path
 import trio
 
 from craits.exception_groups import sole_exception
+from craits.referee.bridge import DEFAULT_HOST
+from craits.referee.hub import BotHub
+from craits.referee.server import Referee, open_referee
 
 from . import sandbox
-from .bridge import DEFAULT_HOST
-from .hub import BotHub
 from .launcher import BotProcess, LaunchError, launch, stop_all
-from .server import Referee, open_referee
 
 
 class NotConnected(Exception):

@@ -1,11 +1,11 @@
 """A worker process: plays the tables the run process sends it, with bots of its own.
 
-``python -m craits.tournament.worker FD`` talks to the run process over one end of a socket pair
-(``FD``, a ``multiprocessing`` connection: pickled messages). It is told the tournament first
-(``WorkerSetup``), starts its own referee (only if some bot has a process) and its own bot pool,
-says ``ready``, then plays every job it is sent, as many at once as it is sent, and sends each
-finished game back; it never opens the store. The run process is the only one that claims and
-records, so a worker holds nothing that is not played again on a resume.
+``python -m craits.tournament.run.worker_process FD`` talks to the run process over one end of a
+socket pair (``FD``, a ``multiprocessing`` connection: pickled messages). It is told the
+tournament first (``WorkerSetup``), starts its own referee (only if some bot has a process) and
+its own bot pool, says ``ready``, then plays every job it is sent, as many at once as it is
+sent, and sends each finished game back; it never opens the store. The run process is the only
+one that claims and records, so a worker holds nothing that is not played again on a resume.
 
 A worker ends when the run process closes the connection, or dies (kill -9 included: the socket
 ends with it): its tables are cancelled and its bots stopped. A bot that cannot start, or keeps
@@ -26,13 +26,13 @@ from typing import Any
 import trio
 
 from craits.exception_groups import sole_exception
+from craits.hosting.launcher import LaunchError
 from craits.referee import bridge
-from craits.referee.launcher import LaunchError
+from craits.tournament.plan.config import config_from_dict
+from craits.tournament.plan.schedule import Job
 
 from .botpool import BotCrashError, BotPool, BotPoolError, BotStartError, Isolation
-from .config import config_from_dict
-from .schedule import Job
-from .tables import LocalTables, referee_for
+from .local_tables import LocalTables, referee_for
 
 REMOTE_CONNECT_S = 30.0
 """Workers never host remote bots (the runner keeps those tournaments in one process)."""

@@ -26,14 +26,14 @@ from typing import Final
 
 import trio
 
-from craits.referee import botgroup, sandbox
+from craits.hosting import botgroup, sandbox
+from craits.hosting.launcher import BotProcess, LaunchError, command_for, launch, stop_all
 from craits.referee.hub import BotEntry
-from craits.referee.launcher import BotProcess, LaunchError, command_for, launch, stop_all
 from craits.referee.seats import Seat
 from craits.referee.server import Referee
+from craits.tournament.plan.config import BotSpec, TournamentConfig
 from craits_sdk import Bot
 
-from .config import BotSpec, TournamentConfig
 from .inprocess import BotLoadError, BotSeat, load_bot
 
 LAUNCH_CONNECT_S: Final = 30.0

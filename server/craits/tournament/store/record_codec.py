@@ -29,7 +29,7 @@ import zlib
 from array import array
 from typing import Any, Final, cast
 
-from .records import LoggedFault, PlayLog, RecordError
+from .game_records import LoggedFault, PlayLog, RecordError
 
 FORMAT: Final = 1
 """The format this code writes; ``decode`` reads it and refuses others."""
