@@ -34,9 +34,9 @@ from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any, Final
 
+from bootstrap import bootstrap_ratings
 from calibration_games import Field, GameCache, null_field, play_tournament
 
-from craits.ratings.bootstrap import bootstrap_ratings
 from craits.ratings.bradley_terry import bradley_terry
 from craits.ratings.intervals import clustered_ratings
 from craits.ratings.results import GameResult

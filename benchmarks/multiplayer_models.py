@@ -31,10 +31,10 @@ from typing import Any, Final
 
 from calibration_games import Field, GameCache
 from calibration_games import play_tournament as play
+from plackett_luce import finish_log_likelihood, plackett_luce
 
 from craits.ratings.bradley_terry import bradley_terry
 from craits.ratings.elo import expected_score
-from craits.ratings.plackett_luce import finish_log_likelihood, plackett_luce
 from craits.ratings.results import GameResult
 
 FIELDS: Final = {

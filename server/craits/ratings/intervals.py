@@ -31,7 +31,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .bootstrap import deal_set_units
 from .bradley_terry import (
     DEFAULT_PRIOR,
     PairEntry,
@@ -39,6 +38,7 @@ from .bradley_terry import (
     centre,
     fit,
     information,
+    pair_entries,
     scores,
     solve,
 )
@@ -77,6 +77,19 @@ class RatingIntervals:
     """``fixed[i]``: every pair of bot i ended the same way in every deal set, so the spread
     between deal sets says nothing about its rating; its ``low``/``high`` are then the rating
     itself and no interval is printed (module doc)."""
+
+
+def deal_set_units(results: Iterable[GameResult], index: dict[str, int]) -> list[list[PairEntry]]:
+    """Each deal set's pairwise records, summed per pair, in deal-set order: the independent
+    units whose spread every interval here is made from (module doc)."""
+    units: dict[tuple[int, int], dict[tuple[int, int], list[float]]] = {}
+    for result in results:
+        unit = units.setdefault(result.deal_set_key, {})
+        for i, j, score, games in pair_entries(result, index):
+            acc = unit.setdefault((i, j), [0.0, 0.0])
+            acc[0] += score
+            acc[1] += games
+    return [[(i, j, s, n) for (i, j), (s, n) in units[key].items()] for key in sorted(units)]
 
 
 def clustered_ratings(

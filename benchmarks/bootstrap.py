@@ -1,4 +1,4 @@
-"""Confidence intervals and likelihood of superiority by a bootstrap over whole deal sets.
+"""Intervals and likelihood of superiority by a bootstrap over whole deal sets: research code.
 
 The pairwise results inside one game are not independent (one bad hand loses to everybody), and
 the games of one deal set share their cards; treating every pair as an independent observation
@@ -7,52 +7,27 @@ draws deal sets with replacement (as many as there are), refits Bradley–Terry 
 and reads percentile intervals off the refitted ratings. Each deal set's pairs are summed once up
 front and each refit starts from the full-data fit, so a resample costs a few small Newton steps.
 
-The standings no longer use it: measured on real tournaments (``benchmarks/calibration.py``,
-docs/ratings.md) its intervals run short with few deal sets, where ``intervals.py``'s sandwich
-with t quantiles holds. It stays as the measured alternative, and ``deal_set_units`` is shared.
+The standings do not use it: measured on real tournaments (``calibration.py``, docs/ratings.md)
+its intervals run short with few deal sets, where ``craits.ratings.intervals``' sandwich with t
+quantiles holds. It lives here, beside the benchmark that measures it, as the alternative that
+was measured; it answers in the standings' own ``RatingIntervals`` so the two compare field by
+field, and takes its deal sets and its normal law from the package (``deal_set_units``,
+``t_cdf`` with infinite degrees of freedom) so that nothing statistical is written twice.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Final
 
-from .bradley_terry import DEFAULT_PRIOR, PairEntry, Tally, centre, fit, pair_entries
-from .results import GameResult
+from craits.ratings.bradley_terry import DEFAULT_PRIOR, Tally, centre, fit
+from craits.ratings.intervals import RatingIntervals, deal_set_units
+from craits.ratings.results import GameResult
+from craits.ratings.studentt import t_cdf
 
 DEFAULT_RESAMPLES: Final = 200
-
-
-@dataclass(frozen=True, slots=True)
-class BootstrapRatings:
-    """Point ratings with intervals, and the likelihood of superiority of each pair."""
-
-    bots: tuple[str, ...]
-    ratings: tuple[float, ...]
-    """Full-data Bradley–Terry ratings (Elo scale, centred as asked)."""
-    low: tuple[float, ...]
-    high: tuple[float, ...]
-    los: tuple[tuple[float, ...], ...]
-    """``los[i][j]``: probability that bot i is really stronger than bot j."""
-    confidence: float
-    resamples: int
-    units: int
-    """Deal sets that were resampled."""
-
-
-def deal_set_units(results: Iterable[GameResult], index: dict[str, int]) -> list[list[PairEntry]]:
-    """Each deal set's pairwise records, summed per pair, in deal-set order."""
-    units: dict[tuple[int, int], dict[tuple[int, int], list[float]]] = {}
-    for result in results:
-        unit = units.setdefault(result.deal_set_key, {})
-        for i, j, score, games in pair_entries(result, index):
-            acc = unit.setdefault((i, j), [0.0, 0.0])
-            acc[0] += score
-            acc[1] += games
-    return [[(i, j, s, n) for (i, j), (s, n) in units[key].items()] for key in sorted(units)]
 
 
 def bootstrap_ratings(
@@ -62,8 +37,12 @@ def bootstrap_ratings(
     seed: int = 0,
     confidence: float = 0.95,
     prior: float = DEFAULT_PRIOR,
-) -> BootstrapRatings:
-    """Ratings with ``confidence`` intervals from ``resamples`` deal-set resamples (seeded)."""
+) -> RatingIntervals:
+    """Ratings with ``confidence`` intervals from ``resamples`` deal-set resamples (seeded).
+
+    ``enough`` says whether there was anything to resample (with no deal sets the bounds are
+    the ratings); no bot is ``fixed``, since the bootstrap prints an interval for every bot,
+    even one of zero width: that is one of the things the calibration measures."""
     if not 0.0 < confidence < 1.0 or resamples < 0:
         raise ValueError("confidence must be between 0 and 1, resamples at least 0")
     index = {bot: i for i, bot in enumerate(bots)}
@@ -81,10 +60,10 @@ def bootstrap_ratings(
         samples.append(centre(fit(tally, prior, start=point)))
     point = centre(point)
     low, high = _percentile_bounds(samples, point, confidence, _widening(len(units)))
-    return BootstrapRatings(
+    return RatingIntervals(
         bots=tuple(bots), ratings=tuple(point), low=low, high=high,
-        los=_superiority(samples, point), confidence=confidence, resamples=len(samples),
-        units=len(units),
+        los=_superiority(samples, point), confidence=confidence, units=len(units),
+        enough=bool(samples), fixed=(False,) * len(bots),
     )
 
 
@@ -130,7 +109,7 @@ def _superiority(samples: list[list[float]], point: Sequence[float]
         for j in range(n):
             diff = point[i] - point[j]
             se = _spread([s[i] - s[j] for s in samples]) if i != j else 0.0
-            row.append(normal_cdf(diff / se) if se > 0 else 0.5 + 0.5 * _sign(diff))
+            row.append(t_cdf(diff / se, math.inf) if se > 0 else 0.5 + 0.5 * _sign(diff))
         rows.append(tuple(row))
     return tuple(rows)
 
@@ -146,7 +125,3 @@ def _spread(values: Sequence[float]) -> float:
 def _sign(x: float) -> float:
     return (x > 0) - (x < 0)
 
-
-def normal_cdf(z: float) -> float:
-    """Φ(z), the standard normal distribution function."""
-    return 0.5 * math.erfc(-z / math.sqrt(2.0))

@@ -1,5 +1,7 @@
 """Plackett–Luce on whole finishing orders: the alternative the ratings were measured against.
 
+Research code, kept beside the benchmark that measures it (the standings never use it).
+
 Plackett–Luce draws the winner of a table with probability proportional to γ_i = e^θ_i, then
 second place among the rest the same way, and so on. ``fit`` maximises its likelihood (with a
 weak gamma prior, the counterpart of Bradley–Terry's virtual drawn games, so that an unbeaten bot
@@ -9,7 +11,7 @@ and never lowers the likelihood.
 
 Places may be shared (equal totals). A shared place says the order inside it is unknown, so the
 probability of a finish is the sum over the orders its ties allow; fitting gives each allowed
-order an equal share of the game. ``benchmarks/multiplayer_models.py`` compares the two models'
+order an equal share of the game. ``multiplayer_models.py`` compares the two models'
 predictions on held-out deal sets; docs/ratings.md records the result and why the standings
 keep Bradley–Terry.
 """
@@ -21,8 +23,8 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .elo import ELO_PER_NAT
-from .results import GameResult
+from craits.ratings.elo import ELO_PER_NAT
+from craits.ratings.results import GameResult
 
 DEFAULT_PRIOR: Final = 1.0
 Order = tuple[float, tuple[int, ...]]

@@ -1,16 +1,16 @@
-"""Plackett–Luce on whole finishing orders: fit, ties, and the likelihood of a finish."""
+"""Plackett–Luce on whole finishing orders (``benchmarks/plackett_luce.py``): fit, ties, and the
+likelihood of a finish."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from plackett_luce import finish_log_likelihood, plackett_luce, strict_orders
 
 from craits.ratings.elo import ELO_PER_NAT
-from craits.ratings.plackett_luce import finish_log_likelihood, plackett_luce, strict_orders
 from craits.ratings.results import GameResult
-
-from .synthetic import round_robin, spread_ratings
+from tests.tournament.synthetic import round_robin, spread_ratings
 
 
 def test_recovers_known_strengths() -> None:
