@@ -58,12 +58,16 @@ def _two(game: Game, seat: int, card: int) -> Next:
 
 
 def _four(game: Game, seat: int, card: int) -> Next:
+    # ruling R4: the skip is the card's effect, logged only: it does not serve a forfeit.
+    # ruling R6: with two players the seat after the skipped one is the player of the 4, who
+    # plays again as a new turn (which does serve a forfeit).
     skipped = game.next_seat(seat)
     game.log_skip(skipped, "four")
     return game.next_seat(skipped), _PLAY, False
 
 
 def _five(game: Game, seat: int, card: int) -> Next:
+    # ruling R5: everyone else draws, a forfeit pending or not: drawing is not taking a turn.
     other = game.next_seat(seat)
     while other != seat:
         game.draw(other, 1, "five")
@@ -72,10 +76,12 @@ def _five(game: Game, seat: int, card: int) -> Next:
 
 
 def _six(game: Game, seat: int, card: int) -> Next:
+    # ruling R3: the replay continues the same turn (``continues``), so it serves no forfeit.
     return seat, _PLAY, True
 
 
 def _seven(game: Game, seat: int, card: int) -> Next:
+    # ruling R5: the next player draws even with a forfeit pending (their turn is then passed).
     victim = game.next_seat(seat)
     game.draw(victim, 1, "seven")
     return victim, _PLAY, False
@@ -92,6 +98,8 @@ def _jack(game: Game, seat: int, card: int) -> Next:
 
 
 def _queen(game: Game, seat: int, card: int) -> Next:
+    # ruling R5: the next player draws five, a forfeit pending or not; ruling R4: the skip is
+    # the card's effect and does not serve that forfeit.
     if SUIT[card] != SPADES:
         return _none(game, seat, card)
     victim = game.next_seat(seat)
@@ -101,6 +109,7 @@ def _queen(game: Game, seat: int, card: int) -> Next:
 
 
 def _king(game: Game, seat: int, card: int) -> Next:
+    # ruling R3: the sequence continues the same turn (``continues``), so it serves no forfeit.
     game.start_king_sequence(seat)
     return seat, _KING, True
 

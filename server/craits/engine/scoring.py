@@ -61,5 +61,6 @@ def _cancel(ranks: list[int], threes: int, rules: Rules) -> tuple[list[int], lis
 
 
 def places(totals: Sequence[int]) -> list[int]:
-    """Competition ranking, lowest total first: equal totals share a place (1, 2, 2, 4)."""
+    """Competition ranking, lowest total first: equal totals share a place (1, 2, 2, 4), the
+    usual convention, which needs no tie-break the sources do not give (ruling R27)."""
     return [1 + sum(1 for other in totals if other < t) for t in totals]

@@ -59,7 +59,7 @@ class IllegalMove(ValueError):
 
 PRESSURE_DOUBLINGS: Final = 20
 """The shuffle-pressure penalty doubles 20 times at most: from the 21st time in a game it stays
-5 * 2**20 = 5,242,880 points (docs/rules.md, ruling 28). Unbounded, it passed 2**31 (the old
+5 * 2**20 = 5,242,880 points (docs/rules.md, ruling R28). Unbounded, it passed 2**31 (the old
 wire fields) after 29 pressures and 2**63 after 61, which play with ``draw_when_able`` reaches;
 bounded, no total a game can reach passes 2**53, so every score is exact in every language's
 numbers, JSON's included."""
@@ -67,7 +67,9 @@ numbers, JSON's included."""
 
 def game_deck(rules: Rules, players: int) -> list[Card]:
     """Every card a hand of this game is dealt from, unshuffled (two decks above five players;
-    ``remove_kings_queens`` at two or three): what a seat reasons about when it counts cards."""
+    ``remove_kings_queens`` at two or three): what a seat reasons about when it counts cards.
+    The variant is ignored from four players on (ruling R19), so one rules value serves every
+    table size of a tournament."""
     decks = 1 if players <= SINGLE_DECK_MAX else 2
     without = frozenset({KING, QUEEN}) if rules.remove_kings_queens and players <= 3 else None
     return build_deck(decks, without or frozenset())
@@ -106,7 +108,10 @@ class Outcome:
 
 
 def _play_options() -> tuple[tuple[tuple[Move, ...], ...], ...]:
-    """For each card and announcement flag, the play moves of that card (8: 4 suits; 9: 2)."""
+    """For each card and announcement flag, the play moves of that card (8: 4 suits; 9: 2).
+
+    A 9 keeps its suit or switches within its colour even when ``nines_wild`` lets it be played
+    on anything (ruling R15): the variant makes it wild to play, its function stays the same."""
     table = []
     for card in CARDS:
         per_flag = []
@@ -193,7 +198,7 @@ class Game:
         self._max_turns = rules.max_turns_per_hand
         self._draw_when_able = rules.draw_when_able
         self._wild_ranks = frozenset({8, 9}) if rules.nines_wild else frozenset({8})
-        self._deck_without = (
+        self._deck_without = (  # ruling R19: kings and queens stay in from four players on
             frozenset({KING, QUEEN}) if rules.remove_kings_queens and players <= 3 else frozenset()
         )
         self.events: list[Event] = []
@@ -406,16 +411,19 @@ class Game:
             forgot = False
         self._legal = None
         seat = self.to_act
-        self.turns_in_hand += 1
+        self.turns_in_hand += 1  # ruling R25: the cap counts decisions, which bounds a hand's moves
         try:
             self._apply_checked(seat, move, forgot)
             if self.turns_in_hand >= self._max_turns:
-                raise _HandOver("cap")
+                raise _HandOver("cap")  # ruling R26: scored as it stands, the record says cap
         except _HandOver as over:
             self._end_hand(over)
 
     def _apply_checked(self, seat: int, move: Move, forgot: bool) -> None:
         if seat in self.announce_pending:
+            # ruling R9: the deal announcement is due with the first decision, whatever it is,
+            # and covers a play that leaves one card too (one penalty, not two); ruling R8: a
+            # missed one is paid before the move, as it was due on the deal.
             self.announce_pending.discard(seat)
             if forgot:
                 self._announce_penalty(seat, "deal_announce")
@@ -434,7 +442,7 @@ class Game:
         hand.remove(card)
         self.discard.append(card)
         self.events.append(event("play", seat, _ONE_CARD[index], int(move.one_card), move.suit))
-        if forgot:
+        if forgot:  # ruling R8: called once the card has left the hand, before its function
             self._announce_penalty(seat, "one_card")
         rank = _RANK[index]
         self.active_suit = move.suit if move.suit >= 0 else _SUIT[index]
@@ -446,6 +454,8 @@ class Game:
         elif phase is _JACKS:
             self._after_play(seat, self._functions[rank](self, seat, card))
         elif phase is _KING and self.king_left > 1:
+            # ruling R13: the first two cards of a king's sequence were legal plays (announced
+            # when they leave one card); only their functions are left out here.
             self.king_left -= 1
             self.events.append(event("king", seat, value=self.king_left))
             self._after_play(seat, (seat, _KING, True))
@@ -465,7 +475,8 @@ class Game:
             self._start_turn(next_seat, _COUNT)
             return
         if phase is _JACKS:
-            # The jacks hit at once whoever would face them (a forfeit does not pass them on).
+            # ruling R12: the jacks hit at once whoever would face them: the hand is over, so
+            # there is no turn to answer with a jack (and a forfeit does not pass them on).
             self._start_turn(next_seat, _JACKS)
             self.draw(self.to_act, self.jack_penalty, "jack")
             self.jack_penalty = 0
@@ -474,6 +485,11 @@ class Game:
     def _draw_move(self, seat: int) -> None:
         phase = self.phase
         if phase is _COUNT:
+            # ruling R14: the last A or 2 stays the top card, its suit the active suit, and play
+            # resumes with the next player (a 2 played on it starts a new count).
+            # ruling R22: when the count comes round to the player who went out, nobody scores
+            # the going-out points; ruling R23: under count_out_continues, a count ended by
+            # anyone else still ends the hand.
             came_round = not self.hands[seat]  # to a player who went out during the count
             self.draw(seat, self.count, "count")
             self.events.append(event("count_end", seat, value=self.count))
@@ -499,7 +515,8 @@ class Game:
 
     # ----------------------------------------------------------------- steps used by functions
     def draw(self, seat: int, n: int, why: str) -> None:
-        """``seat`` draws ``n`` cards, under shuffle pressure when the stock runs out."""
+        """``seat`` draws ``n`` cards, under shuffle pressure when the stock runs out: the one
+        who draws pays it, whoever's card caused the draw (ruling R24)."""
         stock = self.stock
         if n == 1 and stock:  # most draws: one card, no reshuffle (nothing allocated)
             card = stock.pop()
@@ -552,7 +569,7 @@ class Game:
     def _start_turn(self, seat: int, phase: Phase) -> None:
         """Give ``seat`` a new turn, passing a turn of normal play on while the seat has forfeited
         turns to serve. A turn facing the count or jacks is never passed on (docs/rules.md,
-        ruling 2): a penalty must not let a seat escape what another player's card put on it,
+        ruling R2): a penalty must not let a seat escape what another player's card put on it,
         and with two players the obligation would come back to the player who started it."""
         if phase is _PLAY:
             forfeits = self.forfeits
@@ -570,6 +587,7 @@ class Game:
         self.draw(seat, cards, "penalty")
 
     def _shuffle_pressure(self, seat: int) -> None:
+        # ruling R28: the penalty stops doubling at PRESSURE_DOUBLINGS, so totals stay exact.
         points = 5 << min(self.pressure_counts[seat], PRESSURE_DOUBLINGS)
         self.pressure_counts[seat] += 1
         self.pressure_points[seat] += points
@@ -587,7 +605,7 @@ class Game:
     def _draw_first_dealer(self) -> None:
         """Each player draws; lowest (2 low, A high) deals; the tied redraw among themselves."""
         rng = random.Random(f"craits:{self.seed}:first-dealer")
-        deck = build_deck(self.decks)
+        deck = build_deck(self.decks)  # ruling R20: the full deck, even without kings and queens
         shuffle(rng, deck)
         contenders = list(range(self.players))
         round_no = 1
@@ -623,8 +641,10 @@ class Game:
         self.turns_in_hand = 0
         self.count = self.jack_penalty = self.king_left = 0
         self.out_in_count = False
-        self.forfeits = [0] * self.players
+        self.forfeits = [0] * self.players  # ruling R1: a penalty belongs to its own hand
         self.events.append(event("hand_start", self.dealer, (), size, index + 1))
+        # ruling R21: a fresh deck shuffled from the seed and the hand number alone, so deals
+        # do not depend on earlier play (duplicate deals rely on it).
         self._rng = random.Random(f"craits:{self.seed}:hand:{index}")
         self._rng_shared = False
         n = self.players
@@ -634,10 +654,10 @@ class Game:
         for seat in order:
             self.events.append(event("deal", seat, tuple(dealt[seat]), size, -1, "", True))
         self.hands = dealt
-        self.direction = 1
+        self.direction = 1  # ruling R17: play starts clockwise, whichever way the deal went
         self.stock = deck
         self.discard = []
-        self.announce_pending = (
+        self.announce_pending = (  # ruling R9: every seat owes the deal announcement
             set(range(n)) if size == 1 and self.rules.announce_on_one_card_deal else set()
         )
         self._legal = None
@@ -668,7 +688,7 @@ class Game:
         self.discard.append(card)
         self.active_suit = SUIT[card]
         self.events.append(event("upturn", dealer, _ONE_CARD[card]))
-        if RANK[card] in (8, 9):
+        if RANK[card] in (8, 9):  # ruling R18: the dealer's suit choice is a decision of its own
             self.to_act, self.phase = dealer, _CHOOSE_SUIT
             return
         self._go_to(self._functions[RANK[card]](self, dealer, card))
@@ -680,7 +700,8 @@ class Game:
     def _score_hand(self, reason: str, going_out: bool) -> bool:
         """Score the hand that just ended; start the next dealer. False when the game is over.
 
-        An empty hand scores the going-out points, or nothing when ``going_out`` is False."""
+        An empty hand scores the going-out points, every one of them (ruling R22: each player
+        who went out is out), or nothing when ``going_out`` is False."""
         rules = self.rules
         out = rules.going_out_points if going_out else 0
         scores = tuple(hand_score(h, rules) if h else out for h in self.hands)
@@ -727,6 +748,7 @@ class Game:
             top = self.discard[-1]
             suits = range(4) if RANK[top] == 8 else (SUIT[top], SAME_COLOUR[SUIT[top]])
             return [Move.choose_suit(s, pending) for s in suits]
+        # ruling R10: only a play from two cards leaves one; going out needs no announcement.
         flag = pending or len(hand) == 2
         moves: list[Move] = []
         c: int  # a card as a plain int: a native integer when compiled, so the tables index fast
@@ -734,7 +756,7 @@ class Game:
             for c in hand:
                 if _RANK[c] <= 2:
                     moves.append(_PLAIN_PLAY[c][flag])
-        elif phase is _JACKS:
+        elif phase is _JACKS:  # ruling R11: facing jacks, any J of any suit, and only a J
             for c in hand:
                 if _RANK[c] == JACK:
                     moves.append(_PLAIN_PLAY[c][flag])
@@ -749,7 +771,7 @@ class Game:
                     moves.extend(options[c][flag])
         if self.decks > 1 and len(moves) > 1:
             moves = list(dict.fromkeys(moves))
-        if not moves or self._draw_when_able:
+        if not moves or self._draw_when_able:  # ruling R16: in every phase that offers a draw
             moves.append(DRAW_ANNOUNCED if pending else DRAW)
         return moves
 
@@ -759,7 +781,7 @@ class Game:
             return IllegalMove(move, "end of the game", "the game is over")
         legal = self.legal_moves()
         seat = self.to_act
-        if move.one_card and move.announced(False) in legal:
+        if move.one_card and move.announced(False) in legal:  # ruling R7: an untrue announcement
             return IllegalMove(
                 move, "one card", "announced 'one card' but this move does not leave one card"
             )
