@@ -499,7 +499,7 @@ class Game:
                 if not self.rules.count_out_continues or not all(self.hands):
                     # with count_out_continues, the hand ends only for another player who is out
                     raise _HandOver("out", not came_round or self.rules.count_out_continues)
-        elif phase is _JACKS:
+        elif phase is _JACKS:  # ruling R4: losing the turn to jacks serves no forfeit
             self.draw(seat, self.jack_penalty, "jack")
             self.jack_penalty = 0
             self.log_skip(seat, "jack")
