@@ -1,5 +1,7 @@
 """The hub against bots that misuse the stream: floods, streams that never say Hello, a second
-stream with the same token. Real ``BotHub`` and ``play_game``; sessions record what they get."""
+stream with the same token. Real ``BotHub`` and ``play_game``; sessions record what they get.
+Whole games run on virtual time (``MockClock``, the referee's clock too): the grace periods and
+a bot's absences are then exact, whatever the machine's load."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import trio
+import trio.testing
 
 from craits.engine import preset
 from craits.protocol import PROTOCOL_VERSION
@@ -174,9 +177,10 @@ def _game(answer: Callable[[ScriptedBot], Answer], policy: FailurePolicy | None 
         ScriptedBot(hub, entries[1], lambda req, _: [_reply(req)])
         spec = GameSpec("g", preset("standard"), 3, policy=policy or FailurePolicy())
         with trio.fail_after(20):
-            return await play_game(spec, [hub.seat_for(e) for e in entries])
+            return await play_game(spec, [hub.seat_for(e) for e in entries],
+                                   now=trio.current_time)
 
-    return trio.run(main), holder[0]
+    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0)), holder[0]
 
 
 def test_a_new_stream_taking_over_mid_decision_gets_the_open_request_again() -> None:
@@ -241,9 +245,10 @@ def _dropping_game(grace_ms: int) -> GameResult:
         ScriptedBot(hub, entries[1], lambda req, _: [_reply(req)])
         spec = GameSpec("g", preset("standard"), 3, policy=FailurePolicy(grace_ms=grace_ms))
         with trio.fail_after(20):
-            return await play_game(spec, [hub.seat_for(e) for e in entries])
+            return await play_game(spec, [hub.seat_for(e) for e in entries],
+                                   now=trio.current_time)
 
-    return trio.run(main)
+    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 
 
 def test_the_grace_period_is_a_total_for_the_game_not_per_disconnection() -> None:

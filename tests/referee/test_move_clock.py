@@ -1,8 +1,8 @@
 """The per-move clock of ``play_game``: timeouts, the bank, deadlines passing as a reply lands.
 
-Seats here are in-process async seats that take a scripted time per decision. Virtual time
-(``MockClock``) makes the deadline cases exact; the bank test uses real time, since the bank is
-charged with the referee's own wall-clock measurement.
+Seats here are in-process async seats that take a scripted time per decision. Every game runs
+on virtual time (``MockClock``), the referee's own measurement included (``play_game``'s
+``now``): the deadlines and the banks are then exact, and a loaded machine cannot move them.
 """
 
 from __future__ import annotations
@@ -22,18 +22,21 @@ RULES = preset("standard")
 
 
 class ScriptedSeat(Seat):
-    """Takes ``delay(decision_number)`` seconds (trio time), then plays the first legal move."""
+    """Takes ``delay(decision_number)`` seconds (trio time), then plays the first legal move;
+    notes the bank it is asked with each time."""
 
     def __init__(self, name: str, delay: Callable[[int], float]) -> None:
         self.name = name
         self._delay = delay
         self.asked = 0
+        self.banks: list[float] = []
 
     async def start(self, table: Table, seat: int) -> None:
         self.asked = 0
 
     async def decide(self, decision: Decision) -> Move:
         self.asked += 1
+        self.banks.append(decision.clock.bank_ms)
         delay = self._delay(self.asked)
         if delay:
             await trio.sleep(delay)
@@ -42,15 +45,14 @@ class ScriptedSeat(Seat):
         return decision.legal[0]
 
 
-def _play(seats: list[Seat], time: TimeControl, virtual: bool = True,
-          strikes: int = 3) -> GameResult:
+def _play(seats: list[Seat], time: TimeControl, strikes: int = 3) -> GameResult:
+    """Play a game on virtual time, the referee's clock and trio's one and the same."""
     spec = GameSpec("clock", RULES, 5, time, FailurePolicy(max_strikes=strikes))
 
     async def main() -> GameResult:
-        return await play_game(spec, seats)
+        return await play_game(spec, seats, now=trio.current_time)
 
-    clock = trio.testing.MockClock(autojump_threshold=0) if virtual else None
-    return trio.run(main, clock=clock)
+    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 
 
 def test_one_slow_decision_is_played_by_the_policy_and_the_game_goes_on() -> None:
@@ -108,7 +110,7 @@ def test_a_reply_that_landed_before_the_deadline_counts_and_costs_the_next_move_
         async with trio.open_nursery() as nursery:
             seats: list[Seat] = [LateReplySeat("late", 2, nursery, clock),
                                  ScriptedSeat("fast", lambda n: 0.0)]
-            return await play_game(spec, seats)
+            return await play_game(spec, seats, now=trio.current_time)
 
     result = trio.run(main, clock=clock)
     assert result.faults == []
@@ -117,22 +119,17 @@ def test_a_reply_that_landed_before_the_deadline_counts_and_costs_the_next_move_
 
 def test_time_beyond_the_move_limit_is_drawn_from_the_bank() -> None:
     slow_once = ScriptedSeat("slow", lambda n: 0.3 if n == 1 else 0.0)
-    result = _play([slow_once, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 1000),
-                   virtual=False)
+    result = _play([slow_once, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 1000))
     assert result.faults == []
     first = next(m for m in result.moves if m.seat == 0)
-    assert 280 <= first.elapsed_ms < 1000
+    assert first.elapsed_ms == pytest.approx(300)
+    assert slow_once.banks[:2] == pytest.approx([1000, 800])  # 200 ms beyond the move limit
 
 
 class BuggySeat(ScriptedSeat):
-    """Raises on its first decision after its scripted time; notes the bank it is asked with."""
-
-    def __init__(self, name: str, delay: Callable[[int], float]) -> None:
-        super().__init__(name, delay)
-        self.banks: list[float] = []
+    """Raises on its first decision after its scripted time."""
 
     async def decide(self, decision: Decision) -> Move:
-        self.banks.append(decision.clock.bank_ms)
         move = await super().decide(decision)
         if self.asked == 1:
             raise RuntimeError("bot bug")
@@ -141,19 +138,17 @@ class BuggySeat(ScriptedSeat):
 
 def test_time_a_bot_spent_before_its_bug_is_drawn_from_the_bank() -> None:
     buggy = BuggySeat("buggy", lambda n: 0.3 if n == 1 else 0.0)
-    result = _play([buggy, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 1000),
-                   virtual=False)
+    result = _play([buggy, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 1000))
     assert [(f.kind, f.detail) for f in result.faults] == [("error", "RuntimeError: bot bug")]
     assert buggy.banks[0] == 1000
-    assert buggy.banks[1] < 900  # ~200 ms beyond the 100 ms move limit, charged like an answer
+    assert buggy.banks[1] == pytest.approx(800)  # 200 ms beyond the limit, charged like an answer
 
 
 def test_a_timeout_names_the_move_limit_plus_the_bank_it_had() -> None:
-    # real time: the cancelled decision's time is charged on its way out, before the referee
-    # reports the timeout, so the limit must be the one noted when the deadline passed
+    # the cancelled decision's time is charged on its way out, before the referee reports the
+    # timeout (emptying the bank), so the limit must be the one noted when the deadline passed
     slow = ScriptedSeat("slow", lambda n: 5.0 if n == 1 else 0.0)
-    result = _play([slow, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 200),
-                   virtual=False)
+    result = _play([slow, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(100, 200))
     timeouts = [f for f in result.faults if f.kind == "timeout"]
     assert len(timeouts) == 1 and "within 0.300s" in timeouts[0].detail
 
@@ -181,15 +176,19 @@ def test_a_stretch_renewed_after_a_timeout_still_times_out_later_decisions(bank_
 
 
 def test_a_deadline_many_move_limits_away_is_kept_exactly() -> None:
-    # the watchdog wakes once per move limit; a bank-backed deadline spans several such wakes
-    # (virtual time: the bank is charged by the wall clock, so here it stays whole)
-    slow = ScriptedSeat("slow", lambda n: 5.9 if n == 1 else (6.1 if n == 2 else 0.0))
-    result = _play([slow, ScriptedSeat("fast", lambda n: 0.0)], TimeControl(1000, 5000))
+    # the watchdog wakes once per move limit; a bank-backed deadline spans several such wakes:
+    # each seat's first decision is due 6 s after it opens, one answers just before, one after
+    under = ScriptedSeat("under", lambda n: 5.9 if n == 1 else 0.0)
+    over = ScriptedSeat("over", lambda n: 6.1 if n == 1 else 0.0)
+    result = _play([under, over], TimeControl(1000, 5000))
     seat0 = [m for m in result.moves if m.seat == 0]
-    assert [m.defaulted for m in seat0[:3]] == [False, True, False]
+    seat1 = [m for m in result.moves if m.seat == 1]
+    assert [m.defaulted for m in seat0[:2]] == [False, False]
+    assert [m.defaulted for m in seat1[:2]] == [True, False]
     timeouts = [f for f in result.faults if f.kind == "timeout"]
-    assert [f.decision_id for f in timeouts] == [seat0[1].decision_id]
+    assert [f.decision_id for f in timeouts] == [seat1[0].decision_id]
     assert "6.000s" in timeouts[0].detail
+    assert under.banks[:2] == pytest.approx([5000, 100])  # 4.9 s beyond the move limit
 
 
 def test_no_move_clock_outlives_its_game() -> None:

@@ -31,7 +31,7 @@ def test_each_seat_is_timed_and_told_by_its_own_control() -> None:
                     FailurePolicy(max_strikes=3), own)
 
     async def main() -> GameResult:
-        return await play_game(spec, seats)
+        return await play_game(spec, seats, now=trio.current_time)
 
     result = trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
     assert {f.seat for f in result.faults} == {0} and result.forfeited == (True, False)

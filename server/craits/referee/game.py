@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -110,9 +110,12 @@ class _Referee:
     back ~10 us (4% of the referee's instructions per decision), the largest scheduling cost.
     """
 
-    def __init__(self, spec: GameSpec, seats: Sequence[Seat]) -> None:
+    def __init__(self, spec: GameSpec, seats: Sequence[Seat],
+                 now: Callable[[], float] = time.perf_counter) -> None:
         self.spec = spec
         self.seats = seats
+        self.now = now
+        """What the bots' time is charged by (see ``play_game``)."""
         self.game = Game.new(spec.rules, len(seats), spec.seed)
         self.table = Table(spec.game_id, tuple(s.name for s in seats), spec.rules, spec.time,
                            spec.seat_times)
@@ -136,7 +139,7 @@ class _Referee:
         (the cancellation charges the seat's clock on its way out of ``_decide``)."""
 
     async def run(self) -> GameResult:
-        started = time.perf_counter()
+        started = self.now()
         # a system task rather than a nursery child: the game's own exceptions stay unwrapped
         trio.lowlevel.spawn_system_task(self._watch, name=f"move clock {self.spec.game_id}")
         try:
@@ -150,7 +153,7 @@ class _Referee:
         finally:
             self.watching.cancel()
         await self._tell_hands()
-        return await self._finish(time.perf_counter() - started)
+        return await self._finish(self.now() - started)
 
     async def _watch(self) -> None:
         """Cancel the stretch when the deciding seat's deadline passes (see the class doc)."""
@@ -199,7 +202,7 @@ class _Referee:
             self.table, self.decision_id, seat, game, game.legal_moves(), self.clocks[seat],
             self.spec.policy.max_retries,
         )
-        self.open, self.opened_at = decision, time.perf_counter()
+        self.open, self.opened_at = decision, self.now()
         self._close(await self._ask(decision))
 
     def _close(self, move: Move | None) -> None:
@@ -207,7 +210,7 @@ class _Referee:
         decision = self.open
         assert decision is not None
         self.open = None
-        elapsed_ms = (time.perf_counter() - self.opened_at) * 1000.0
+        elapsed_ms = (self.now() - self.opened_at) * 1000.0
         chosen = default_move(decision.legal) if move is None else move
         self.moves.append(
             MoveRecord(decision.decision_id, decision.seat, chosen, elapsed_ms, move is None,
@@ -260,11 +263,11 @@ class _Referee:
         left_s = self.spec.policy.grace_ms / 1000.0 - clock.away_s
         if left_s <= 0:
             return False
-        started = time.perf_counter()
+        started = self.now()
         try:
             return await seat.wait_reconnect(left_s)
         finally:
-            clock.away_s += time.perf_counter() - started
+            clock.away_s += self.now() - started
 
     async def _decide(self, seat: Seat, decision: Decision) -> Move:
         """``seat.decide``, due the seat's allowance from now (the watchdog enforces it).
@@ -274,13 +277,13 @@ class _Referee:
         dropped bot to come back is not: it is outside this call (``_wait_back``).
         """
         clock, tc = decision.clock, self.spec.time_of(decision.seat)
-        started = time.perf_counter()
+        started = self.now()
         self.deadline_at = trio.current_time() + clock.allowance_s(tc)  # >= one move limit
         try:
             return await seat.decide(decision)
         finally:
             self.deadline_at = math.inf
-            clock.charge(tc, time.perf_counter() - started)
+            clock.charge(tc, self.now() - started)
 
     def _fault(self, decision: Decision, kind: str, detail: str, forfeit: bool = False) -> None:
         clock = decision.clock
@@ -326,6 +329,13 @@ class _Referee:
         return result
 
 
-async def play_game(spec: GameSpec, seats: Sequence[Seat]) -> GameResult:
-    """Play one whole game between ``seats`` (seat i plays position i) and return its result."""
-    return await _Referee(spec, seats).run()
+async def play_game(spec: GameSpec, seats: Sequence[Seat],
+                    now: Callable[[], float] = time.perf_counter) -> GameResult:
+    """Play one whole game between ``seats`` (seat i plays position i) and return its result.
+
+    ``now`` is the clock that times each decision and charges the banks and the grace periods:
+    the wall clock, since a bot's time is real time. The deadlines themselves are trio's, so a
+    test on trio's virtual clock (``MockClock``) passes ``trio.current_time`` to have both on
+    one clock.
+    """
+    return await _Referee(spec, seats, now).run()
