@@ -71,7 +71,7 @@ class Session:
     ended: bool = False
     """Set once the hub has ended the stream: what it still receives is ignored."""
     refusal_window: float = 0.0
-    """Start of the current second of refusals (``time.monotonic``)."""
+    """Start of the current second of refusals (``BotHub.now``)."""
     refusals: int = 0
     """Refusals in that second."""
 
@@ -106,7 +106,10 @@ class BotEntry:
 class BotHub:
     """All remote bots and their sessions. Create inside a trio run."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self.now = now
+        """The clock of the bad-token buckets and the refusals per second (a test may set a
+        fake one: those limits are logic, whatever the time a real dial takes)."""
         self._by_digest: dict[str, BotEntry] = {}
         self._bad_tokens: dict[str, tuple[float, float]] = {}
         """Per address: the bad-token bucket's level and when it was last updated."""
@@ -273,12 +276,12 @@ class BotHub:
         if len(self._bad_tokens) >= _PEERS_TRACKED and peer not in self._bad_tokens:
             fullest = max(self._bad_tokens, key=self._bucket)
             del self._bad_tokens[fullest]
-        self._bad_tokens[peer] = (level, time.monotonic())
+        self._bad_tokens[peer] = (level, self.now())
 
     def _bucket(self, peer: str) -> float:
         """How many bad tokens ``peer`` may send now (refilled at ``BAD_TOKENS_PER_S``)."""
         level, at = self._bad_tokens.get(peer, (float(BAD_TOKEN_BURST), 0.0))
-        refilled = level + (time.monotonic() - at) * BAD_TOKENS_PER_S
+        refilled = level + (self.now() - at) * BAD_TOKENS_PER_S
         return min(float(BAD_TOKEN_BURST), refilled)
 
     def _on_move(self, session: Session, msg: pb.BotMessage) -> None:
@@ -299,7 +302,7 @@ class BotHub:
         times in a second is ended instead (``ERROR_CODE_ABUSE``)."""
         if session.ended:
             return
-        now = time.monotonic()
+        now = self.now()
         if now - session.refusal_window >= 1.0:
             session.refusal_window, session.refusals = now, 0
         session.refusals += 1
