@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -35,10 +34,10 @@ def test_a_live_holder_is_named_and_a_killed_one_blocks_nothing(tmp_path: Path) 
         os.kill(holder.pid, signal.SIGKILL)
         holder.wait()
     assert (tmp_path / LOCK_FILE).read_text() == f"{holder.pid}\n"  # a stale pid, no matter
-    started = time.monotonic()
+    # taken at once: the lock never waits (a waiting one would have waited for the live holder
+    # above instead of refusing), and the kernel freed it when the holder was killed
     with lease(tmp_path, "t1"):
         assert (tmp_path / LOCK_FILE).read_text() == f"{os.getpid()}\n"
-    assert time.monotonic() - started < 1
 
 
 def test_the_lease_is_free_again_once_its_holder_is_done(tmp_path: Path) -> None:
