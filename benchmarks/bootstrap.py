@@ -24,14 +24,14 @@ from typing import Final
 
 from craits.ratings.bradley_terry import DEFAULT_PRIOR, Tally, centre, fit
 from craits.ratings.intervals import RatingIntervals, deal_set_units
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.studentt import t_cdf
 
 DEFAULT_RESAMPLES: Final = 200
 
 
 def bootstrap_ratings(
-    results: Sequence[GameResult],
+    results: Sequence[ScoredGame],
     bots: Sequence[str],
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,

@@ -39,7 +39,7 @@ from calibration_games import Field, GameCache, null_field, play_tournament
 
 from craits.ratings.bradley_terry import bradley_terry
 from craits.ratings.intervals import clustered_ratings
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.standings import compute_standings
 
 NULL_FIELDS: Final = {
@@ -56,7 +56,7 @@ SEED_BASE: Final = 1000
 
 
 def tournaments_of(field: Field, deal_sets: int, seeds: Sequence[int], cache: GameCache,
-                   workers: int) -> list[list[GameResult]]:
+                   workers: int) -> list[list[ScoredGame]]:
     """The played tournaments of ``field`` (from the cache, else played ``workers`` at a time)."""
     keys = [field.key(deal_sets, s) for s in seeds]
     missing = [s for s, k in zip(seeds, keys, strict=True) if cache.get(k) is None]
@@ -84,10 +84,10 @@ class Printed:
     (``RatingIntervals.fixed``), and a zero-width "interval" must not count as holding the truth."""
 
 
-Method = Callable[[Sequence[GameResult], Sequence[str]], Printed]
+Method = Callable[[Sequence[ScoredGame], Sequence[str]], Printed]
 
 
-def _bootstrap(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
+def _bootstrap(results: Sequence[ScoredGame], bots: Sequence[str]) -> Printed:
     b = bootstrap_ratings(results, bots, seed=1)
     return Printed(b.ratings, b.low, b.high, b.los, True)
 
@@ -95,13 +95,13 @@ def _bootstrap(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
 def _clustered(method: str) -> Method:
     """A deal-set interval method printing at every size (the standings stop below a minimum:
     this shows why)."""
-    def run(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
+    def run(results: Sequence[ScoredGame], bots: Sequence[str]) -> Printed:
         c = clustered_ratings(results, bots, method=method, min_units=2)
         return Printed(c.ratings, c.low, c.high, c.los, c.enough, [not f for f in c.fixed])
     return run
 
 
-def _standings(results: Sequence[GameResult], bots: Sequence[str]) -> Printed:
+def _standings(results: Sequence[ScoredGame], bots: Sequence[str]) -> Printed:
     """Exactly what ``compute_standings`` (the standings table and --json) prints."""
     s = compute_standings(results, bots)
     rows = {row.bot: row for row in s.rows}
@@ -201,7 +201,7 @@ def wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, middle - half), min(1.0, middle + half))
 
 
-def calibrate(tournaments: Sequence[Sequence[GameResult]], bots: Sequence[str],
+def calibrate(tournaments: Sequence[Sequence[ScoredGame]], bots: Sequence[str],
               truth: Sequence[float], sizes: Sequence[int], method: Method) -> dict[int, Cell]:
     """Each tournament's prefixes of ``sizes`` deal sets, read by ``method``, counted."""
     cells = {d: Cell() for d in sizes}

@@ -4,7 +4,7 @@ A tournament here is the tournament's own schedule (``build_schedule`` of a ``To
 the same meetings, deal sets, seatings and deal seeds a ``craits tournament`` run plays), each job
 played to the end on the engine by the bundled bots' strategies in-process (``craits_sdk``'s
 ``play_game``: no referee, no processes, so thousands of games are affordable on a small machine),
-and turned into the same ``GameResult`` the store hands to the standings. What the calibration
+and turned into the same ``ScoredGame`` the store hands to the standings. What the calibration
 measures is therefore the rating code users see, fed the finishes real bots produce.
 
 Two ways to deal: *duplicate* (the schedule's seeds: every seating of a deal set gets the same
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from craits.engine import Rules
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.tournament.plan.config import TournamentConfig, config_from_dict
 from craits.tournament.plan.schedule import Job, build_schedule
 from craits_bots.registry import BUNDLED, load
@@ -68,19 +68,19 @@ def config_of(field: Field, deal_sets: int, seed: int) -> TournamentConfig:
     })
 
 
-def play_tournament(field: Field, deal_sets: int, seed: int) -> list[GameResult]:
+def play_tournament(field: Field, deal_sets: int, seed: int) -> list[ScoredGame]:
     """Every game of the schedule, played in process, as the standings' results."""
     config = config_of(field, deal_sets, seed)
     rules = config.rules
     return [_play(job, rules, field.duplicate) for job in build_schedule(config, f"cal-{seed}")]
 
 
-def _play(job: Job, rules: Rules, duplicate: bool) -> GameResult:
+def _play(job: Job, rules: Rules, duplicate: bool) -> ScoredGame:
     bots = [load(spec.bundled or spec.name)() for spec in job.launch]
     seed = job.seed if duplicate else _independent_seed(job)
     game_id = f"{job.tournament_id}:{job.game_index}"
     outcome = play_game(bots, rules, seed, game_id=game_id)
-    return GameResult(job.game_index, job.meeting_index, job.deal_set, job.rotation, job.seats,
+    return ScoredGame(job.game_index, job.meeting_index, job.deal_set, job.rotation, job.seats,
                       outcome.totals, outcome.places)
 
 
@@ -95,16 +95,16 @@ class GameCache:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.tournaments: dict[str, list[GameResult]] = {}
+        self.tournaments: dict[str, list[ScoredGame]] = {}
         if path is not None and path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 entry = json.loads(line)
                 self.tournaments[entry["key"]] = [_result(r) for r in entry["games"]]
 
-    def get(self, key: str) -> list[GameResult] | None:
+    def get(self, key: str) -> list[ScoredGame] | None:
         return self.tournaments.get(key)
 
-    def put(self, key: str, results: Sequence[GameResult]) -> None:
+    def put(self, key: str, results: Sequence[ScoredGame]) -> None:
         self.tournaments[key] = list(results)
         if self.path is not None:
             games = [[r.game_index, r.meeting_index, r.deal_set, r.rotation, r.seats, r.totals,
@@ -113,6 +113,6 @@ class GameCache:
                 out.write(json.dumps({"key": key, "games": games}) + "\n")
 
 
-def _result(row: list[Any]) -> GameResult:
+def _result(row: list[Any]) -> ScoredGame:
     gi, mi, ds, rot, seats, totals, places = row
-    return GameResult(gi, mi, ds, rot, tuple(seats), tuple(totals), tuple(places))
+    return ScoredGame(gi, mi, ds, rot, tuple(seats), tuple(totals), tuple(places))

@@ -35,14 +35,14 @@ from plackett_luce import finish_log_likelihood, plackett_luce
 
 from craits.ratings.bradley_terry import bradley_terry
 from craits.ratings.elo import expected_score
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 
 FIELDS: Final = {
     "k3": Field((("greedy", "greedy"), ("lowcard", "lowcard"), ("random", "random")), 3),
     "k4": Field((("greedy", "greedy"), ("lowcard", "lowcard"), ("random", "random"),
                  ("random2", "random")), 4),
 }
-Model = Callable[[Sequence[GameResult], Sequence[str]], dict[str, float]]
+Model = Callable[[Sequence[ScoredGame], Sequence[str]], dict[str, float]]
 MODELS: Final[dict[str, Model]] = {
     "equal": lambda results, bots: dict.fromkeys(bots, 0.0),
     "bradley_terry": bradley_terry,
@@ -50,7 +50,7 @@ MODELS: Final[dict[str, Model]] = {
 }
 
 
-def pair_log_likelihood(result: GameResult, ratings: dict[str, float]) -> tuple[float, int]:
+def pair_log_likelihood(result: ScoredGame, ratings: dict[str, float]) -> tuple[float, int]:
     """Σ over the finish's pairs of log P(their result) under Bradley–Terry, and the pairs."""
     total, pairs = 0.0, 0
     for a, b, score in result.pairs():
@@ -60,7 +60,7 @@ def pair_log_likelihood(result: GameResult, ratings: dict[str, float]) -> tuple[
     return total, pairs
 
 
-def score(ratings: dict[str, float], held_out: Sequence[GameResult]) -> dict[str, float]:
+def score(ratings: dict[str, float], held_out: Sequence[ScoredGame]) -> dict[str, float]:
     """Held-out log-likelihoods: of finishes per game, of pairwise results per pair."""
     finish = sum(finish_log_likelihood(r, ratings) for r in held_out) / len(held_out)
     pair_sums = [pair_log_likelihood(r, ratings) for r in held_out]
@@ -68,7 +68,7 @@ def score(ratings: dict[str, float], held_out: Sequence[GameResult]) -> dict[str
     return {"finish": finish, "pair": pairs}
 
 
-def compare(results: Sequence[GameResult], bots: Sequence[str], deal_sets: int,
+def compare(results: Sequence[ScoredGame], bots: Sequence[str], deal_sets: int,
             train: int) -> dict[str, Any]:
     """Every model fitted on each block of ``train`` deal sets, scored on the held-out quarter."""
     cut = deal_sets - deal_sets // 4

@@ -24,14 +24,14 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from craits.ratings.elo import ELO_PER_NAT
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 
 DEFAULT_PRIOR: Final = 1.0
 Order = tuple[float, tuple[int, ...]]
 """``(weight, bot indices best first)``: one strict finishing order."""
 
 
-def strict_orders(result: GameResult, index: dict[str, int]) -> list[Order]:
+def strict_orders(result: ScoredGame, index: dict[str, int]) -> list[Order]:
     """The strict orders a finish allows (ties in any order), sharing the game's weight 1."""
     blocks: dict[int, list[int]] = {}
     for bot, place in zip(result.seats, result.places, strict=True):
@@ -74,7 +74,7 @@ def fit(orders: Iterable[Order], n: int, prior: float = DEFAULT_PRIOR,
     return [t - mean for t in theta]
 
 
-def plackett_luce(results: Iterable[GameResult], bots: Sequence[str],
+def plackett_luce(results: Iterable[ScoredGame], bots: Sequence[str],
                   prior: float = DEFAULT_PRIOR) -> dict[str, float]:
     """Plackett–Luce ratings (Elo scale, mean 0) of ``bots`` from their finishes."""
     index = {bot: i for i, bot in enumerate(bots)}
@@ -82,7 +82,7 @@ def plackett_luce(results: Iterable[GameResult], bots: Sequence[str],
     return dict(zip(bots, fit(orders, len(bots), prior), strict=True))
 
 
-def finish_log_likelihood(result: GameResult, ratings: dict[str, float]) -> float:
+def finish_log_likelihood(result: ScoredGame, ratings: dict[str, float]) -> float:
     """log P(this finish) under Plackett–Luce with ``ratings``: the orders its ties allow,
     summed."""
     index = {bot: i for i, bot in enumerate(result.seats)}

@@ -9,7 +9,7 @@ import pytest
 from plackett_luce import finish_log_likelihood, plackett_luce, strict_orders
 
 from craits.ratings.elo import ELO_PER_NAT
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from tests.tournament.synthetic import round_robin, spread_ratings
 
 
@@ -22,13 +22,13 @@ def test_recovers_known_strengths() -> None:
 
 
 def test_an_unbeaten_bot_stays_finite_thanks_to_the_prior() -> None:
-    games = [GameResult(i, 0, i, 0, ("a", "b", "c"), (1, 2, 3), (1, 2, 3)) for i in range(5)]
+    games = [ScoredGame(i, 0, i, 0, ("a", "b", "c"), (1, 2, 3), (1, 2, 3)) for i in range(5)]
     fitted = plackett_luce(games, ["a", "b", "c"])
     assert fitted["a"] > fitted["b"] > fitted["c"] and math.isfinite(fitted["a"])
 
 
 def test_a_shared_place_allows_both_orders() -> None:
-    tie = GameResult(0, 0, 0, 0, ("a", "b", "c"), (5, 5, 9), (1, 1, 3))
+    tie = ScoredGame(0, 0, 0, 0, ("a", "b", "c"), (5, 5, 9), (1, 1, 3))
     orders = strict_orders(tie, {"a": 0, "b": 1, "c": 2})
     assert sorted(orders) == [(0.5, (0, 1, 2)), (0.5, (1, 0, 2))]
     # equal strengths: P(a, b first two in either order) = 2 · (1/3 · 1/2)
@@ -37,6 +37,6 @@ def test_a_shared_place_allows_both_orders() -> None:
 
 
 def test_finish_likelihood_is_plackett_luces() -> None:
-    game = GameResult(0, 0, 0, 0, ("a", "b", "c"), (1, 2, 3), (1, 2, 3))
+    game = ScoredGame(0, 0, 0, 0, ("a", "b", "c"), (1, 2, 3), (1, 2, 3))
     ratings = {"a": ELO_PER_NAT * math.log(3.0), "b": ELO_PER_NAT * math.log(2.0), "c": 0.0}
     assert finish_log_likelihood(game, ratings) == pytest.approx(math.log(3 / 6 * 2 / 3))

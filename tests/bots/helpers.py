@@ -12,7 +12,7 @@ from pathlib import Path
 from craits.engine import Game, Rules, preset
 from craits.hosting.match import run_match
 from craits.referee import bridge
-from craits.referee.game import GameResult, GameSpec
+from craits.referee.game import GameSpec, PlayedGame
 from craits.referee.policy import FailurePolicy, TimeControl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,10 +35,10 @@ def spec(game_id: str, rules: Rules = SHORT, seed: int = 7, move_ms: int = 3000)
     )
 
 
-def match(specs: list[str], game: GameSpec, logs: Path) -> GameResult:
+def match(specs: list[str], game: GameSpec, logs: Path) -> PlayedGame:
     """One game between bot processes over real gRPC."""
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         return await run_match(specs, game, logs)
 
     return bridge.run(main)
@@ -53,6 +53,6 @@ def first_legal_totals(rules: Rules, players: int, seed: int) -> tuple[int, ...]
     return game.outcome.totals
 
 
-def faults_of(result: GameResult, seat: int) -> list[str]:
+def faults_of(result: PlayedGame, seat: int) -> list[str]:
     """The kinds of fault a seat received, in order."""
     return [f.kind for f in result.faults if f.seat == seat]

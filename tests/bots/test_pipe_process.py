@@ -14,7 +14,7 @@ import trio
 from craits.cli.main import main
 from craits.hosting.match import run_match
 from craits.referee import bridge
-from craits.referee.game import GameResult
+from craits.referee.game import PlayedGame
 from craits.referee.server import open_referee
 
 from .helpers import pipe, spec
@@ -82,7 +82,7 @@ def test_sigterm_closes_the_children_and_the_seat_forfeits(tmp_path: Path) -> No
             await trio.sleep(0.05)
         os.kill(int(pids.read_text().split()[0]), signal.SIGTERM)
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(terminate_the_pipe)
             result = await run_match(bots, spec("sigterm"), tmp_path)

@@ -11,7 +11,7 @@ from craits.engine import Rules
 from craits.ratings.elo import elo_of
 from craits.ratings.intervals import MIN_UNITS, clustered_ratings
 from craits.ratings.match_score import match_score, score_lines
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.referee.policy import FailurePolicy, TimeControl
 
 from .helpers import Runner
@@ -27,11 +27,11 @@ def test_each_deal_is_played_from_every_seat() -> None:
     assert len({spec.game_id for spec, _ in plan}) == 6
 
 
-def _game(i: int, a_place: int, seatings: int = 2) -> GameResult:
+def _game(i: int, a_place: int, seatings: int = 2) -> ScoredGame:
     """Game ``i`` of a's and b's series, ``seatings`` games a deal set; a_place 1 wins, 2 loses,
     0 is a draw (equal totals share first place)."""
     places = (1, 1) if a_place == 0 else (a_place, 3 - a_place)
-    return GameResult(i, 0, i // seatings, i % seatings, ("a", "b"), (1, 2), places)
+    return ScoredGame(i, 0, i // seatings, i % seatings, ("a", "b"), (1, 2), places)
 
 
 def test_the_score_counts_games_and_takes_the_interval_over_deal_sets() -> None:
@@ -105,8 +105,8 @@ def test_serve_reads_each_game_as_its_own_deal_set() -> None:
 
 
 def test_the_summary_totals_every_bot() -> None:
-    games = [GameResult(0, 0, 0, 0, ("a", "b"), (10, 30), (1, 2)),
-             GameResult(1, 0, 1, 0, ("b", "a"), (5, 25), (1, 2))]
+    games = [ScoredGame(0, 0, 0, 0, ("a", "b"), (10, 30), (1, 2)),
+             ScoredGame(1, 0, 1, 0, ("b", "a"), (5, 25), (1, 2))]
     lines = summary_lines(games, ["a", "b"])
     assert lines[:3] == ["Total after 2 games (points: lower is better):",
                          "  a: 35 points, 1 wins in 2 games", "  b: 35 points, 1 wins in 2 games"]

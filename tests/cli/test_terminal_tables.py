@@ -18,7 +18,7 @@ from craits.cli.tables import (
     tournaments_table,
 )
 from craits.ratings.pair_wld import pair_records
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.sprt import SprtResult
 from craits.ratings.standings import compute_standings
 from craits.tournament.run.runner import Progress
@@ -28,13 +28,13 @@ NAMES = ("a_very_long_bot_name_no_1x", "another_long_bot_name_no_2", "third_long
 WIDTHS = (60, 80, 120)
 
 
-def results(deal_sets: int = 2) -> list[GameResult]:
+def results(deal_sets: int = 2) -> list[ScoredGame]:
     """Three seatings of each deal set; the third bot forfeits in the very first game."""
     games = []
     for index in range(3 * deal_sets):
         turn = index % 3
         seats = NAMES[turn:] + NAMES[:turn]
-        games.append(GameResult(index, 0, index // 3, turn, seats, (10, 20, 30), (1, 2, 3),
+        games.append(ScoredGame(index, 0, index // 3, turn, seats, (10, 20, 30), (1, 2, 3),
                                 (0, 0, 1), (False, False, index == 0)))
     return games
 
@@ -87,8 +87,8 @@ def test_an_interval_from_too_few_deal_sets_is_not_enough_games() -> None:
 
 
 def test_the_crosstable_counts_wins_losses_and_draws() -> None:
-    games = [GameResult(0, 0, 0, 0, NAMES[:2], (1, 2), (1, 2)),
-             GameResult(1, 0, 0, 1, NAMES[1::-1], (1, 1), (1, 1))]
+    games = [ScoredGame(0, 0, 0, 0, NAMES[:2], (1, 2), (1, 2)),
+             ScoredGame(1, 0, 0, 1, NAMES[1::-1], (1, 1), (1, 1))]
     records = pair_records(games, NAMES[:2])
     assert str(records[NAMES[0]][NAMES[1]]) == "1-0-1"
     assert str(records[NAMES[1]][NAMES[0]]) == "0-1-1"

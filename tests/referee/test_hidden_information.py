@@ -16,7 +16,7 @@ from google.protobuf.message import Message
 from craits.engine import CARDS, Game, preset
 from craits.hosting.match import run_match
 from craits.referee import bridge
-from craits.referee.game import GameResult, GameSpec
+from craits.referee.game import GameSpec, PlayedGame
 from craits.v1 import referee_pb2 as pb
 
 from .helpers import rawbot
@@ -48,7 +48,7 @@ def _text(card: Message) -> str:
 Snapshots = dict[int, tuple[list[list[str]], str]]
 
 
-def _snapshots(result: GameResult, spec: GameSpec, players: int) -> Snapshots:
+def _snapshots(result: PlayedGame, spec: GameSpec, players: int) -> Snapshots:
     """decision_id -> (every seat's hand, top card) just before that decision."""
     game = Game.new(spec.rules, players, spec.seed)
     snaps = {}
@@ -102,7 +102,7 @@ def test_no_bot_ever_receives_another_seats_cards(tmp_path: Path) -> None:
     spec = GameSpec("hidden", preset("standard").replace(face_cards=True), seed=2024)
     captures = [tmp_path / f"seat{i}.b64" for i in range(players)]
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         return await run_match([rawbot("good", c) for c in captures], spec, tmp_path)
 
     result = bridge.run(main)

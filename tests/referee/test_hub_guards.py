@@ -14,7 +14,7 @@ import trio.testing
 from craits.engine import preset
 from craits.protocol import PROTOCOL_VERSION
 from craits.referee import hub as hub_module
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.hub import BotEntry, BotHub, Session
 from craits.referee.policy import FailurePolicy
 from craits.referee.remote_seat import INBOX_SIZE, Mailbox
@@ -166,11 +166,11 @@ def _reply(req: pb.DecisionRequest, decision_id: int | None = None) -> pb.BotMes
 
 
 def _game(answer: Callable[[ScriptedBot], Answer], policy: FailurePolicy | None = None
-          ) -> tuple[GameResult, ScriptedBot]:
+          ) -> tuple[PlayedGame, ScriptedBot]:
     """A 2-player game: seat 0 scripted by ``answer``, seat 1 always answering at once."""
     holder: list[ScriptedBot] = []
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         hub = BotHub()
         entries = [hub.issue_token("scripted"), hub.issue_token("plain")]
         holder.append(ScriptedBot(hub, entries[0], lambda r, n: answer(holder[0])(r, n)))
@@ -223,9 +223,9 @@ def test_many_stale_replies_before_the_good_one_do_not_crowd_it_out() -> None:
     assert len(refused) == 70 and all(r.retries_left == 0 for r in refused)
 
 
-def _dropping_game(grace_ms: int) -> GameResult:
+def _dropping_game(grace_ms: int) -> PlayedGame:
     """Seat 0's bot drops its stream at its 3rd and 6th requests and dials again 0.2 s later."""
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         hub = BotHub()
         entries = [hub.issue_token("dropper"), hub.issue_token("plain")]
 

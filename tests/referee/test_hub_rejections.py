@@ -12,7 +12,7 @@ import trio
 
 from craits.engine import preset
 from craits.protocol import PROTOCOL_VERSION
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.hub import BotEntry, BotHub, Session
 from craits.v1 import referee_pb2 as pb
 
@@ -50,11 +50,11 @@ def _connect(hub: BotHub, entry: BotEntry, stray: Stray, seen: list[pb.MoveRejec
     ))]))
 
 
-def _play(stray: Stray) -> tuple[GameResult, list[pb.MoveRejected]]:
+def _play(stray: Stray) -> tuple[PlayedGame, list[pb.MoveRejected]]:
     """One 2-player game; seat 0's bot sends ``stray`` replies, seat 1's none."""
     seen: list[pb.MoveRejected] = []
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         hub = BotHub()
         entries = [hub.issue_token("stray"), hub.issue_token("plain")]
         _connect(hub, entries[0], stray, seen)

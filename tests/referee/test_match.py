@@ -9,14 +9,14 @@ import pytest
 from craits.engine import Game, preset, replay
 from craits.hosting.match import run_match
 from craits.referee import bridge
-from craits.referee.game import GameResult, GameSpec
+from craits.referee.game import GameSpec, PlayedGame
 from craits.referee.policy import FailurePolicy, TimeControl
 
 from .helpers import rawbot
 
 
-def _match(specs: list[str], spec: GameSpec, logs: Path) -> GameResult:
-    async def main() -> GameResult:
+def _match(specs: list[str], spec: GameSpec, logs: Path) -> PlayedGame:
+    async def main() -> PlayedGame:
         return await run_match(specs, spec, logs)
 
     return bridge.run(main)
@@ -53,7 +53,7 @@ def _short(game_id: str, move_ms: int = 2000, bank_ms: int = 0) -> GameSpec:
     )
 
 
-def _faults_of(result: GameResult, seat: int) -> list[str]:
+def _faults_of(result: PlayedGame, seat: int) -> list[str]:
     return [f.kind for f in result.faults if f.seat == seat]
 
 

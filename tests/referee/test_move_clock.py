@@ -14,7 +14,7 @@ import trio
 import trio.testing
 
 from craits.engine import Move, preset
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.seats import Decision, Seat, Table
 
@@ -45,11 +45,11 @@ class ScriptedSeat(Seat):
         return decision.legal[0]
 
 
-def _play(seats: list[Seat], time: TimeControl, strikes: int = 3) -> GameResult:
+def _play(seats: list[Seat], time: TimeControl, strikes: int = 3) -> PlayedGame:
     """Play a game on virtual time, the referee's clock and trio's one and the same."""
     spec = GameSpec("clock", RULES, 5, time, FailurePolicy(max_strikes=strikes))
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         return await play_game(spec, seats, now=trio.current_time)
 
     return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
@@ -106,7 +106,7 @@ def test_a_reply_that_landed_before_the_deadline_counts_and_costs_the_next_move_
     clock = trio.testing.MockClock(autojump_threshold=0)
     spec = GameSpec("late", RULES, 5, TimeControl(1000, 0))
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         async with trio.open_nursery() as nursery:
             seats: list[Seat] = [LateReplySeat("late", 2, nursery, clock),
                                  ScriptedSeat("fast", lambda n: 0.0)]

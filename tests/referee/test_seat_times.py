@@ -6,7 +6,7 @@ import trio
 import trio.testing
 
 from craits.engine import preset
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.seats import Table
 from craits.tournament.plan.config import config_from_dict, parse_config
@@ -30,7 +30,7 @@ def test_each_seat_is_timed_and_told_by_its_own_control() -> None:
     spec = GameSpec("own-clock", preset("standard"), 5, TimeControl(1000, 0),
                     FailurePolicy(max_strikes=3), own)
 
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         return await play_game(spec, seats, now=trio.current_time)
 
     result = trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))

@@ -21,7 +21,7 @@ from craits.dealkey import DealKey
 from craits.engine import preset
 from craits.hosting.match import run_match
 from craits.referee import bridge
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.hub import BotEntry, BotHub
 from craits.referee.seats import InProcessSeat, Seat
 
@@ -136,7 +136,7 @@ def _interrupted_in_game_2(monkeypatch: pytest.MonkeyPatch) -> None:
     async def connected(self: BotHub, entry: BotEntry, timeout_s: float) -> bool:
         return True
 
-    async def play(spec: GameSpec, seats: list[Seat]) -> GameResult:
+    async def play(spec: GameSpec, seats: list[Seat]) -> PlayedGame:
         played.append(spec)
         if len(played) == 2:
             raise KeyboardInterrupt

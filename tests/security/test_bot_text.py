@@ -10,7 +10,7 @@ from pathlib import Path
 
 from craits.hosting.match import run_match
 from craits.referee import bridge
-from craits.referee.game import GameResult
+from craits.referee.game import PlayedGame
 from craits.report.stored import load_game
 from craits.text import printable
 from craits.tournament.plan.config import config_from_dict
@@ -34,7 +34,7 @@ def test_printable_shows_control_characters_instead_of_obeying_them() -> None:
 
 
 def test_a_crashing_bots_escape_codes_reach_the_record_as_visible_text(tmp_path: Path) -> None:
-    async def main() -> GameResult:
+    async def main() -> PlayedGame:
         return await run_match([f"{sys.executable} {ESCAPING_BOT}", "random"],
                                spec("escapes"), tmp_path)
 

@@ -14,7 +14,7 @@ import trio
 
 from craits.engine import preset
 from craits.referee import bridge, hub, listener, tokens
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.server import Referee, open_referee
 from craits.tournament.plan.config import ConfigError, parse_config
 from craits.v1 import referee_pb2 as pb
@@ -30,7 +30,7 @@ def _with_a_guess(req: pb.DecisionRequest) -> list[pb.MoveReply]:
 
 
 def test_a_reply_sent_before_its_request_is_refused_not_kept_for_later() -> None:
-    async def main() -> tuple[GameResult, WireBot]:
+    async def main() -> tuple[PlayedGame, WireBot]:
         async with open_referee() as referee:
             entries = [referee.hub.issue_token(n) for n in ("guesser", "plain")]
             guesser = WireBot(referee.address, entries[0].token, _with_a_guess)
@@ -54,7 +54,7 @@ def test_a_reply_sent_before_its_request_is_refused_not_kept_for_later() -> None
 def test_wrong_tokens_are_limited_per_address_and_other_bots_play_on() -> None:
     tries = hub.BAD_TOKEN_BURST + 20
 
-    async def main() -> tuple[list[int], int, GameResult]:
+    async def main() -> tuple[list[int], int, PlayedGame]:
         async with open_referee(unix_socket=True) as referee:
             codes = []
             for i in range(tries):

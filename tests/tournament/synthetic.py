@@ -11,7 +11,7 @@ import itertools
 import random
 from collections.abc import Mapping, Sequence
 
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 
 
 def plackett_luce_places(strengths: Sequence[float], rng: random.Random) -> tuple[int, ...]:
@@ -29,19 +29,19 @@ def plackett_luce_places(strengths: Sequence[float], rng: random.Random) -> tupl
 def round_robin(
     truth: Mapping[str, float], table_size: int, deal_sets: int, seed: int,
     only: str | None = None,
-) -> list[GameResult]:
+) -> list[ScoredGame]:
     """A rotations round robin of ``truth``'s bots with Plackett–Luce finishes (seeded); with
     ``only``, a gauntlet: just the meetings that hold that bot."""
     rng = random.Random(seed)
     bots = list(truth)
     meetings = [m for m in itertools.combinations(bots, table_size) if only in (None, *m)]
-    out: list[GameResult] = []
+    out: list[ScoredGame] = []
     for deal_set in range(deal_sets):
         for m, meeting in enumerate(meetings):
             for r in range(table_size):
                 seats = tuple(meeting[(s + r) % table_size] for s in range(table_size))
                 places = plackett_luce_places([truth[b] for b in seats], rng)
-                out.append(GameResult(len(out), m, deal_set, r, seats, places, places))
+                out.append(ScoredGame(len(out), m, deal_set, r, seats, places, places))
     return out
 
 

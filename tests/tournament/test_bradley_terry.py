@@ -7,15 +7,15 @@ import math
 import pytest
 
 from craits.ratings.bradley_terry import bradley_terry
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 
 from .synthetic import round_robin, spread_ratings
 
 
-def two_player(wins: int, losses: int, draws: int = 0) -> list[GameResult]:
+def two_player(wins: int, losses: int, draws: int = 0) -> list[ScoredGame]:
     """``a`` against ``b``: each game its own deal set."""
     places = [(1, 2)] * wins + [(2, 1)] * losses + [(1, 1)] * draws
-    return [GameResult(i, 0, i, 0, ("a", "b"), p, p) for i, p in enumerate(places)]
+    return [ScoredGame(i, 0, i, 0, ("a", "b"), p, p) for i, p in enumerate(places)]
 
 
 def test_two_bots_match_the_closed_form() -> None:

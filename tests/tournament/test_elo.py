@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from craits.ratings.elo import OnlineElo, expected_score, online_elo
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 
 from .synthetic import round_robin, spread_ratings
 
@@ -39,5 +39,5 @@ def test_ratings_stay_zero_sum_and_order_the_field() -> None:
 
 def test_final_online_elo_replays_in_schedule_order() -> None:
     results = round_robin(spread_ratings(4, 50), 2, 3, seed=1)
-    shuffled: list[GameResult] = results[::-1]
+    shuffled: list[ScoredGame] = results[::-1]
     assert online_elo(shuffled) == online_elo(results)

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from craits.ratings.intervals import MIN_UNITS, clustered_ratings, head_to_head, min_units_for
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.studentt import t_cdf, t_quantile
 
 from .synthetic import round_robin, spread_ratings
@@ -80,10 +80,10 @@ def test_unknown_method_and_bad_confidence_are_refused() -> None:
         clustered_ratings(results, ["bot0", "bot1"], confidence=1.5)
 
 
-def _pair_games(deal_sets: int, places: list[tuple[int, int]]) -> list[GameResult]:
+def _pair_games(deal_sets: int, places: list[tuple[int, int]]) -> list[ScoredGame]:
     """Two bots, ``len(places)`` seatings a deal set, every deal set ending as ``places``."""
     k = len(places)
-    return [GameResult(d * k + s, 0, d, s, ("a", "b") if s % 2 == 0 else ("b", "a"), (1, 2),
+    return [ScoredGame(d * k + s, 0, d, s, ("a", "b") if s % 2 == 0 else ("b", "a"), (1, 2),
                        places[s] if s % 2 == 0 else places[s][::-1])
             for d in range(deal_sets) for s in range(k)]
 
@@ -106,7 +106,7 @@ def test_one_fixed_bot_leaves_the_others_intervals() -> None:
     for deal_set in range(10):  # a meeting of its own per opponent, won from either seat
         for m, other in enumerate(truth, start=10):
             for side, seats in enumerate([("ace", other), (other, "ace")]):
-                results.append(GameResult(len(results), m, deal_set, side, seats, (0, 9),
+                results.append(ScoredGame(len(results), m, deal_set, side, seats, (0, 9),
                                           (1, 2) if side == 0 else (2, 1)))
     fit = clustered_ratings(results, bots)
     assert fit.enough and fit.fixed == (False, False, False, True)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from craits.referee import bridge
-from craits.referee.game import GameResult as RefereeResult
+from craits.referee.game import PlayedGame
 from craits.report.steps import steps
 from craits.report.stored import iter_games
 from craits.tournament.plan.config import config_from_dict
@@ -34,7 +34,7 @@ def test_every_replayed_event_move_and_fault_is_the_live_one(
     live: Live = {}
     handed_over = tables.finished_game
 
-    def watched(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
+    def watched(tid: str, job: Job, result: PlayedGame, started: float) -> FinishedGame:
         live[job.game_index] = (
             [e.to_dict() for e in result.events],
             [_rounded(LoggedMove(m.seat, m.move, m.decision_id, m.elapsed_ms, m.defaulted))

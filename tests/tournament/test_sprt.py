@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.sprt import (
     ACCEPT_H0,
     ACCEPT_H1,
@@ -62,8 +62,8 @@ def test_all_wins_from_the_start_need_a_few_deal_sets_not_one() -> None:
 
 def test_only_complete_deal_sets_count_in_schedule_order() -> None:
     def game(index: int, deal_set: int, seats: tuple[str, ...],
-             places: tuple[int, ...]) -> GameResult:
-        return GameResult(index, 0, deal_set, index % 2, seats, places, places)
+             places: tuple[int, ...]) -> ScoredGame:
+        return ScoredGame(index, 0, deal_set, index % 2, seats, places, places)
 
     results = [
         game(0, 0, ("A", "B"), (1, 2)), game(1, 0, ("B", "A"), (1, 2)),   # A 1 + 0 -> 0.5
@@ -105,8 +105,8 @@ def test_the_llr_of_running_sums_equals_the_direct_formula() -> None:
 
 def test_gauntlet_scores_are_the_candidates_table_scores_per_meeting_in_schedule_order() -> None:
     def game(index: int, meeting: int, deal_set: int, seats: tuple[str, ...],
-             places: tuple[int, ...]) -> GameResult:
-        return GameResult(index, meeting, deal_set, index % 2, seats, places, places)
+             places: tuple[int, ...]) -> ScoredGame:
+        return ScoredGame(index, meeting, deal_set, index % 2, seats, places, places)
 
     results = [
         game(0, 0, 0, ("C", "x", "y"), (1, 2, 3)), game(1, 0, 0, ("x", "y", "C"), (1, 2, 3)),

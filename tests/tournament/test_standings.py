@@ -7,16 +7,16 @@ import random
 
 import pytest
 
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.standings import compute_standings
 from craits.ratings.stats import bot_stats, crosstable
 
 from .synthetic import round_robin, spread_ratings
 
 GAMES = [
-    GameResult(0, 0, 0, 0, ("a", "b", "c"), (-10, 40, 40), (1, 2, 2), (0, 1, 0),
+    ScoredGame(0, 0, 0, 0, ("a", "b", "c"), (-10, 40, 40), (1, 2, 2), (0, 1, 0),
                (False, False, False)),
-    GameResult(1, 0, 0, 1, ("b", "c", "a"), (5, 300, 20), (1, 3, 2), (0, 3, 0),
+    ScoredGame(1, 0, 0, 1, ("b", "c", "a"), (5, 300, 20), (1, 3, 2), (0, 3, 0),
                (False, True, False)),
 ]
 
@@ -88,15 +88,15 @@ def test_enough_deal_sets_print_intervals() -> None:
 
 def test_results_must_be_well_formed() -> None:
     with pytest.raises(ValueError, match="align"):
-        GameResult(0, 0, 0, 0, ("a", "b"), (1,), (1, 2))
+        ScoredGame(0, 0, 0, 0, ("a", "b"), (1,), (1, 2))
     with pytest.raises(ValueError, match="two seats"):
-        GameResult(0, 0, 0, 0, ("a", "a"), (1, 2), (1, 2))
+        ScoredGame(0, 0, 0, 0, ("a", "a"), (1, 2), (1, 2))
 
 
 def test_a_bot_whose_deal_sets_never_differ_prints_not_enough_information() -> None:
     """Two deterministic bots that split every deal set: the table, its note and the JSON say
     there is no interval rather than print "[+0, +0]"."""
-    games = [GameResult(2 * d + s, 0, d, s, ("a", "b") if s == 0 else ("b", "a"), (1, 2), (1, 2))
+    games = [ScoredGame(2 * d + s, 0, d, s, ("a", "b") if s == 0 else ("b", "a"), (1, 2), (1, 2))
              for d in range(6) for s in range(2)]
     standings = compute_standings(games, ["a", "b"])
     assert standings.enough

@@ -26,7 +26,7 @@ from craits.engine import Game, Move, Observation, Rules, places
 from craits.hosting.launcher import LaunchError, display_name
 from craits.hosting.running import NotConnected, Running, connect_all, running_bots
 from craits.hosting.sandbox import SandboxLimits
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.policy import FailurePolicy, SeatClock, TimeControl
 from craits.referee.remote_seat import RemoteSeat
 from craits.referee.seats import (
@@ -204,7 +204,7 @@ class _Checker:
         return _judge_game(result)
 
 
-def _judge_game(result: GameResult) -> CheckResult:
+def _judge_game(result: PlayedGame) -> CheckResult:
     """Pass when the bot's seat had no fault and every hand was played."""
     mine = [m.elapsed_ms for m in result.moves if m.seat == 0 and not m.defaulted]
     faults = [f for f in result.faults if f.seat == 0]

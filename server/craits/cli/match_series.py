@@ -14,10 +14,10 @@ from craits.hosting.launcher import LaunchError
 from craits.hosting.match import run_games, unique_names
 from craits.hosting.running import NotConnected
 from craits.ratings.match_score import MatchScore, match_score, score_lines
-from craits.ratings.results import GameResult as ScoredGame
+from craits.ratings.results import ScoredGame
 from craits.referee import bridge
 from craits.referee.bridge import DEFAULT_HOST
-from craits.referee.game import GameResult, GameSpec
+from craits.referee.game import GameSpec, PlayedGame
 from craits.referee.policy import FailurePolicy, TimeControl
 
 from .botlogs import BotLogs
@@ -40,7 +40,7 @@ def schedule(bots: int, games: int, key: DealKey, rules: Rules, time_control: Ti
     return plan
 
 
-def scored(results: list[GameResult], seatings: int) -> list[ScoredGame]:
+def scored(results: list[PlayedGame], seatings: int) -> list[ScoredGame]:
     """The games as the statistics read them: ``seatings`` games in a row share a deal."""
     return [ScoredGame(i, 0, i // seatings, i % seatings, r.names, r.totals, r.places,
                        r.strikes, r.forfeited) for i, r in enumerate(results)]
@@ -61,8 +61,8 @@ def summary_lines(games: list[ScoredGame], names: list[str]) -> list[str]:
 
 def play_logged(
     args: argparse.Namespace, games: Sequence[tuple[GameSpec, Sequence[int]]],
-    on_result: Callable[[GameResult], None],
-) -> list[GameResult] | None:
+    on_result: Callable[[PlayedGame], None],
+) -> list[PlayedGame] | None:
     """Play ``games`` (each a spec and its seating) between ``args.bots``, sandboxed with
     ``--sandbox``; the bots' logs are kept, and their place said, when a game had a fault or a
     bot never connected, which returns None after saying why on stderr."""
@@ -102,7 +102,7 @@ def run_series(args: argparse.Namespace, key: DealKey, rules: Rules,
     return 0
 
 
-def _say_game(r: GameResult) -> None:
+def _say_game(r: PlayedGame) -> None:
     ranked = sorted(range(len(r.names)), key=lambda i: (r.places[i], i))
     places = ", ".join(f"{r.names[i]} {r.totals[i]}" for i in ranked)
     print(f"game {r.spec.game_id}: {places}", file=sys.stderr, flush=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from craits.referee.game import GameResult
+from craits.referee.game import PlayedGame
 
 
-def result_to_dict(result: GameResult) -> dict[str, Any]:
+def result_to_dict(result: PlayedGame) -> dict[str, Any]:
     """A JSON-ready summary of one refereed game."""
     spec = result.spec
     return {
@@ -36,7 +36,7 @@ def result_to_dict(result: GameResult) -> dict[str, Any]:
     }
 
 
-def format_result(result: GameResult) -> str:
+def format_result(result: PlayedGame) -> str:
     """A small table: place, seat, bot, total, strikes, then any faults."""
     lines = [
         f"game {result.spec.game_id}: seed {result.spec.seed}, "

@@ -15,7 +15,7 @@ from craits.dealkey import run_key
 from craits.engine import Rules
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from craits.referee import bridge, tokens
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.hub import BotEntry
 from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.server import Referee, open_referee
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     args.tls = tls_from_args(args)
-    finished: list[GameResult] = []
+    finished: list[PlayedGame] = []
     try:
         connected = bridge.run(_serve, args, bots, rules, time_control, policy, finished)
     except bridge.ListenError as exc:
@@ -129,13 +129,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _games_json(results: list[GameResult], interrupted: bool) -> dict[str, Any]:
+def _games_json(results: list[PlayedGame], interrupted: bool) -> dict[str, Any]:
     return {"games": [result_to_dict(r) for r in results], "interrupted": interrupted}
 
 
 async def _serve(
     args: argparse.Namespace, bots: list[tuple[str, str | None]], rules: Rules,
-    time_control: TimeControl, policy: FailurePolicy, finished: list[GameResult],
+    time_control: TimeControl, policy: FailurePolicy, finished: list[PlayedGame],
 ) -> bool:
     """Wait for every bot, then play the games into ``finished`` (the caller's, so that a
     Ctrl-C keeps them); False if a bot did not connect in time."""
@@ -157,7 +157,7 @@ async def _serve(
         return True
 
 
-def _print_result(result: GameResult, first: bool) -> None:
+def _print_result(result: PlayedGame, first: bool) -> None:
     """One game's table as soon as the game ends, a blank line between games."""
     print(("" if first else "\n") + format_result(result), flush=True)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from craits.referee.bridge import DEFAULT_HOST
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 
 from .launcher import display_name
 from .running import connect_all, running_bots
@@ -30,7 +30,7 @@ def unique_names(specs: Sequence[str]) -> list[str]:
 async def run_match(
     specs: Sequence[str], spec: GameSpec, log_dir: Path | None = None,
     host: str = DEFAULT_HOST, limits: SandboxLimits | None = None,
-) -> GameResult:
+) -> PlayedGame:
     """Start a referee, launch one process per SPEC (each in a sandbox under ``limits`` when
     given), play one game with the bots seated in SPEC order, stop everything.
 
@@ -45,9 +45,9 @@ async def run_match(
 async def run_games(
     specs: Sequence[str], games: Sequence[tuple[GameSpec, Sequence[int]]],
     log_dir: Path | None = None, host: str = DEFAULT_HOST,
-    on_result: Callable[[GameResult], None] = lambda result: None,
+    on_result: Callable[[PlayedGame], None] = lambda result: None,
     limits: SandboxLimits | None = None,
-) -> list[GameResult]:
+) -> list[PlayedGame]:
     """Like ``run_match``, for several games in a row with the bots launched once: each game is
     a spec and its seating (``order[s]``, the index into ``specs`` of the bot at seat s).
     ``on_result`` hears of each game as it ends."""

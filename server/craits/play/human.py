@@ -22,7 +22,7 @@ import trio
 from craits.engine import Card, CardError, Game, IllegalMove, Move, MoveError, observe
 from craits.hosting.match import unique_names
 from craits.hosting.running import connect_all, running_bots
-from craits.referee.game import GameResult, GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.seats import Decision, Seat, SeatResult, Table
 from craits.words import describe_all
 
@@ -192,7 +192,7 @@ def _unannounced(move: Move, decision: Decision) -> str:
 async def play_with_human(
     human: HumanSeat, specs: Sequence[str], spec: GameSpec, log_dir: Path,
     connect_timeout_s: float = 15.0,
-) -> GameResult | None:
+) -> PlayedGame | None:
     """Seat 0 is ``human``, the rest are bot processes; None if the person quit.
 
     ``NotConnected`` and ``LaunchError`` pass through for the command to report.

@@ -1,8 +1,8 @@
 """Ratings and statistics: pure functions over finished games, no I/O, no storage.
 
-Everything here takes ``ScoredGame``-like values (``results.GameResult``: seats, totals,
-places, deal set) and can be tested on synthetic results and recomputed from a store at any
-time. Each statistic is written once:
+Everything here takes ``results.ScoredGame`` values (what a finished game contributes:
+seats, totals, places, deal set) and can be tested on synthetic results and recomputed from a
+store at any time. Each statistic is written once:
 
     results        what one finished game contributes: its pairwise scores
     elo            the Elo scale (expected score, Elo of a score) and online multiplayer Elo

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from .elo import ELO_PER_NAT
-from .results import GameResult
+from .results import ScoredGame
 
 DEFAULT_PRIOR: Final = 1.0
 """Virtual drawn games per bot against the field average (a weak prior: one game's worth)."""
@@ -46,7 +46,7 @@ class Tally:
             games[i, j] = games.get((i, j), 0.0) + weight
 
 
-def pair_entries(result: GameResult, index: dict[str, int]) -> list[PairEntry]:
+def pair_entries(result: ScoredGame, index: dict[str, int]) -> list[PairEntry]:
     """One game's pairwise records, each pair weighted 1/(N−1)."""
     weight = 1.0 / (len(result.seats) - 1)
     out: list[PairEntry] = []
@@ -59,7 +59,7 @@ def pair_entries(result: GameResult, index: dict[str, int]) -> list[PairEntry]:
 
 
 def bradley_terry(
-    results: Iterable[GameResult],
+    results: Iterable[ScoredGame],
     bots: Sequence[str],
     prior: float = DEFAULT_PRIOR,
 ) -> dict[str, float]:

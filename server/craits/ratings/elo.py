@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .results import GameResult, pair_score
+from .results import ScoredGame, pair_score
 
 ELO_PER_NAT: Final = 400.0 / math.log(10.0)
 """Elo points per unit of natural-log strength: a 400-point gap is odds of 10 to 1."""
@@ -62,13 +62,13 @@ class OnlineElo:
             self.ratings[bot] += delta
         return deltas
 
-    def add(self, result: GameResult) -> dict[str, float]:
+    def add(self, result: ScoredGame) -> dict[str, float]:
         """Apply one stored game."""
         return self.update(result.seats, result.places)
 
 
 def online_elo(
-    results: Iterable[GameResult], bots: Iterable[str] = (), k: float = DEFAULT_K
+    results: Iterable[ScoredGame], bots: Iterable[str] = (), k: float = DEFAULT_K
 ) -> dict[str, float]:
     """The online ratings after replaying ``results`` in schedule (game index) order."""
     elo = OnlineElo(bots, k)

@@ -43,7 +43,7 @@ from .bradley_terry import (
     solve,
 )
 from .elo import ELO_PER_NAT, elo_of
-from .results import GameResult, pair_score
+from .results import ScoredGame, pair_score
 from .studentt import t_cdf, t_quantile
 
 METHODS: Final = ("sandwich", "jackknife")
@@ -79,7 +79,7 @@ class RatingIntervals:
     itself and no interval is printed (module doc)."""
 
 
-def deal_set_units(results: Iterable[GameResult], index: dict[str, int]) -> list[list[PairEntry]]:
+def deal_set_units(results: Iterable[ScoredGame], index: dict[str, int]) -> list[list[PairEntry]]:
     """Each deal set's pairwise records, summed per pair, in deal-set order: the independent
     units whose spread every interval here is made from (module doc)."""
     units: dict[tuple[int, int], dict[tuple[int, int], list[float]]] = {}
@@ -93,7 +93,7 @@ def deal_set_units(results: Iterable[GameResult], index: dict[str, int]) -> list
 
 
 def clustered_ratings(
-    results: Sequence[GameResult],
+    results: Sequence[ScoredGame],
     bots: Sequence[str],
     confidence: float = 0.95,
     prior: float = DEFAULT_PRIOR,
@@ -241,7 +241,7 @@ class HeadToHead:
         return self.low is not None and self.high is not None
 
 
-def head_to_head(results: Iterable[GameResult], a: str, b: str,
+def head_to_head(results: Iterable[ScoredGame], a: str, b: str,
                  confidence: float = 0.95) -> HeadToHead:
     """A against B over the games both played, by ``clustered_ratings`` itself: the same fit,
     t interval and minimum of deal sets as a tournament of the two (the calibration's *k2*).
@@ -279,9 +279,9 @@ def head_to_head(results: Iterable[GameResult], a: str, b: str,
                       f"{pct} interval from the spread between {g} deal sets (t quantiles)")
 
 
-def _pair_game(result: GameResult, a: str, b: str) -> GameResult:
+def _pair_game(result: ScoredGame, a: str, b: str) -> ScoredGame:
     """``result`` read as A's and B's game alone: their seats and places, nothing else."""
     i, j = result.seats.index(a), result.seats.index(b)
-    return GameResult(result.game_index, result.meeting_index, result.deal_set, result.rotation,
+    return ScoredGame(result.game_index, result.meeting_index, result.deal_set, result.rotation,
                       (a, b), (result.totals[i], result.totals[j]),
                       (result.places[i], result.places[j]))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .elo import elo_of
 from .intervals import HeadToHead, head_to_head
 from .pair_wld import WinLossDraw
-from .results import GameResult, pair_score
+from .results import ScoredGame, pair_score
 
 __all__ = ["MatchScore", "elo_of", "match_score", "score_lines"]
 
@@ -57,7 +57,7 @@ class MatchScore:
         return self.rating.high
 
 
-def match_score(results: Iterable[GameResult], a: str, b: str) -> MatchScore:
+def match_score(results: Iterable[ScoredGame], a: str, b: str) -> MatchScore:
     """A's record against B, and the Elo difference over their deal sets (``head_to_head``)."""
     games = [r for r in results if a in r.seats and b in r.seats]
     record = WinLossDraw()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .results import GameResult
+from .results import ScoredGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class WinLossDraw:
         return f"{self.wins}-{self.losses}-{self.draws}"
 
 
-def pair_records(results: Iterable[GameResult], bots: Sequence[str]
+def pair_records(results: Iterable[ScoredGame], bots: Sequence[str]
                  ) -> dict[str, dict[str, WinLossDraw]]:
     """``table[a][b]``: a's W-L-D against b (a's row reads as its results)."""
     table = {a: {b: WinLossDraw() for b in bots if b != a} for a in bots}

@@ -1,6 +1,6 @@
 """What one finished game contributes to the standings, independent of how it is stored.
 
-Ratings and statistics are pure functions over a list of ``GameResult`` values, so they can be
+Ratings and statistics are pure functions over a list of ``ScoredGame`` values, so they can be
 tested on synthetic results and recomputed from the store at any time. A multiplayer finish is
 read as its pairwise results: for every two seats, the better place scores 1, equal places score
 0.5 each.
@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult:
-    """The outcome of one scheduled game, seat by seat."""
+class ScoredGame:
+    """The outcome of one scheduled game, seat by seat: all the ratings read of it (named for
+    that, beside the referee's ``PlayedGame``, the whole record of a game as it was played)."""
 
     game_index: int
     meeting_index: int

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .elo import elo_of, expected_score
-from .results import GameResult, pair_score
+from .results import ScoredGame, pair_score
 
 CONTINUE: Final = "continue"
 ACCEPT_H0: Final = "H0"
@@ -103,7 +103,7 @@ def _llr(n: int, total: float, squares: float, s0: float, s1: float, prior: floa
 
 
 def deal_set_scores(
-    results: Iterable[GameResult], a: str, b: str, games_per_deal_set: int
+    results: Iterable[ScoredGame], a: str, b: str, games_per_deal_set: int
 ) -> list[float]:
     """A's score against B in each *complete* deal set, in deal-set order, up to the first one
     that is not complete.
@@ -125,7 +125,7 @@ def deal_set_scores(
     return scores
 
 
-def gauntlet_scores(results: Iterable[GameResult], candidate: str, meetings: int,
+def gauntlet_scores(results: Iterable[ScoredGame], candidate: str, meetings: int,
                     games_per_deal_set: int) -> list[float]:
     """The candidate's score against its table in each complete (deal set, meeting), in
     schedule order (deal set, then meeting), up to the first one not complete.
@@ -145,13 +145,13 @@ def gauntlet_scores(results: Iterable[GameResult], candidate: str, meetings: int
     return scores
 
 
-def _table_score(result: GameResult, bot: str) -> float:
+def _table_score(result: ScoredGame, bot: str) -> float:
     """``bot``'s mean pairwise score against the others at the table of one game."""
     place = result.places[result.seats.index(bot)]
     others = [p for b, p in zip(result.seats, result.places, strict=True) if b != bot]
     return sum(pair_score(place, p) for p in others) / len(others)
 
 
-def _order_key(result: GameResult) -> tuple[int, int]:
+def _order_key(result: ScoredGame) -> tuple[int, int]:
     """Deal set first, then meeting: the order in which the schedule completes them."""
     return (result.deal_set, result.meeting_index)

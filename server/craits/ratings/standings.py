@@ -15,7 +15,7 @@ from typing import Any
 from .bradley_terry import DEFAULT_PRIOR
 from .elo import DEFAULT_K, online_elo
 from .intervals import NO_SPREAD, NOT_ENOUGH, clustered_ratings, min_units_for
-from .results import GameResult
+from .results import ScoredGame
 from .stats import BotStats, PairRecord, bot_stats, crosstable
 
 
@@ -100,7 +100,7 @@ class Standings:
 
 
 def compute_standings(
-    results: Iterable[GameResult],
+    results: Iterable[ScoredGame],
     bots: Sequence[str],
     *,
     confidence: float = 0.95,

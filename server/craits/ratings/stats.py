@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .results import GameResult
+from .results import ScoredGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class PairRecord:
         return self.score / self.games if self.games else 0.5
 
 
-def bot_stats(results: Iterable[GameResult], bots: Sequence[str]) -> dict[str, BotStats]:
+def bot_stats(results: Iterable[ScoredGame], bots: Sequence[str]) -> dict[str, BotStats]:
     """Per bot: games, mean points, mean place, strikes, forfeits and wins."""
     games = dict.fromkeys(bots, 0)
     points = dict.fromkeys(bots, 0)
@@ -70,7 +70,7 @@ def bot_stats(results: Iterable[GameResult], bots: Sequence[str]) -> dict[str, B
     }
 
 
-def crosstable(results: Iterable[GameResult], bots: Sequence[str]
+def crosstable(results: Iterable[ScoredGame], bots: Sequence[str]
                ) -> dict[str, dict[str, PairRecord]]:
     """``table[a][b]``: a's pairwise record against b (a's row reads as its results)."""
     games = {a: dict.fromkeys(bots, 0) for a in bots}

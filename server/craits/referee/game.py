@@ -63,7 +63,7 @@ class MoveRecord(NamedTuple):
 
 
 @dataclass(slots=True)
-class GameResult:
+class PlayedGame:
     """A finished game: the outcome, places with forfeits ranked last, and the full record."""
 
     spec: GameSpec
@@ -138,7 +138,7 @@ class _Referee:
         """The time the last overdue decision had, noted by the watchdog before it cancels
         (the cancellation charges the seat's clock on its way out of ``_decide``)."""
 
-    async def run(self) -> GameResult:
+    async def run(self) -> PlayedGame:
         started = self.now()
         # a system task rather than a nursery child: the game's own exceptions stay unwrapped
         trio.lowlevel.spawn_system_task(self._watch, name=f"move clock {self.spec.game_id}")
@@ -306,11 +306,11 @@ class _Referee:
             detail = f"{type(exc).__name__}: {exc}"
             self.faults.append(Fault(seat, "error", printable(detail), 0, False, False))
 
-    async def _finish(self, seconds: float) -> GameResult:
+    async def _finish(self, seconds: float) -> PlayedGame:
         outcome = self.game.outcome
         assert outcome is not None
         forfeited = tuple(c.forfeited for c in self.clocks)
-        result = GameResult(
+        result = PlayedGame(
             spec=self.spec,
             names=self.table.players,
             outcome=outcome,
@@ -330,7 +330,7 @@ class _Referee:
 
 
 async def play_game(spec: GameSpec, seats: Sequence[Seat],
-                    now: Callable[[], float] = time.perf_counter) -> GameResult:
+                    now: Callable[[], float] = time.perf_counter) -> PlayedGame:
     """Play one whole game between ``seats`` (seat i plays position i) and return its result.
 
     ``now`` is the clock that times each decision and charges the banks and the grace periods:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from craits.ratings.elo import OnlineElo
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 
 from .html_parts import Html, esc
 
@@ -30,7 +30,7 @@ Scale = Callable[[float], float]
 """Data value to SVG coordinate."""
 
 
-def elo_history(results: Sequence[GameResult], bots: Sequence[str],
+def elo_history(results: Sequence[ScoredGame], bots: Sequence[str],
                 most: int = MOST_POINTS) -> list[tuple[int, dict[str, float]]]:
     """Each bot's online Elo before any game, then after every game in schedule order, or
     after every k-th game (and the last) where that would be more than ``most`` points: pairs

@@ -26,7 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.standings import compute_standings
 from craits.tournament.store.database import Store, StoreError
 
@@ -148,7 +148,7 @@ def _viewers(store: Store, tid: str, out: Path, chosen: Sequence[int],
         progress(at + 1, len(chosen))
 
 
-def _lines(results: Sequence[GameResult], hands: dict[int, int], out: Path,
+def _lines(results: Sequence[ScoredGame], hands: dict[int, int], out: Path,
            in_play: Collection[int] = ()) -> list[GameLine]:
     """Every recorded game's row in the list, linked when its viewer is in ``out`` (never
     while its deal is in play)."""
@@ -159,7 +159,7 @@ def _lines(results: Sequence[GameResult], hands: dict[int, int], out: Path,
             for r in results]
 
 
-def game_line(result: GameResult, hands: int, linked: bool = True,
+def game_line(result: ScoredGame, hands: int, linked: bool = True,
               in_play: bool = False) -> GameLine:
     """The game's row in the list of games (from its result: no record is read)."""
     r = result

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from craits.engine import Rules
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.text import printable
 from craits.tournament.plan.schedule import Job
 from craits.tournament.store.database import RecordRow, Store, StoreError
@@ -46,7 +46,7 @@ class StoredGame:
     tournament_id: str
     tournament_name: str
     job: Job
-    result: GameResult
+    result: ScoredGame
     rules: Rules
     decisions: tuple[LoggedMove, ...]
     events: tuple[Mapping[str, Any], ...]
@@ -136,7 +136,7 @@ def _tournament_name(store: Store, tournament_id: str) -> str:
         raise ReportError(f"{exc} (see `craits tournament list`)") from None
 
 
-def _build(store: Store, tid: str, name: str, job: Job, result: GameResult,
+def _build(store: Store, tid: str, name: str, job: Job, result: ScoredGame,
            row: RecordRow) -> StoredGame:
     """The game rebuilt from its record, or read from its old log."""
     rules = Rules.from_json(job.rules_json)
@@ -153,7 +153,7 @@ def _build(store: Store, tid: str, name: str, job: Job, result: GameResult,
                       _escaped(rebuilt.faults))
 
 
-def _from_old_log(store: Store, tid: str, name: str, job: Job, result: GameResult,
+def _from_old_log(store: Store, tid: str, name: str, job: Job, result: ScoredGame,
                   rules: Rules) -> StoredGame:
     """A game of a store before records: the old log split into moves, events and faults
     (``walk`` checks the events against a replay as it goes)."""

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.sprt import SprtResult, deal_set_scores, gauntlet_scores, sprt
 
 from .config import TournamentConfig
 from .schedule import iter_meetings, seat_orders
 
 
-def match_verdict(config: TournamentConfig, results: Sequence[GameResult]) -> SprtResult:
+def match_verdict(config: TournamentConfig, results: Sequence[ScoredGame]) -> SprtResult:
     """The SPRT of a tournament that has one: a ``match`` (first bot = A, against B) over its
     complete deal sets, or a ``gauntlet`` (its candidate against the field) over the candidate's
     complete (deal set, meeting) units."""

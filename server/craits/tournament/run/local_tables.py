@@ -14,8 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from craits.engine import Rules
-from craits.referee.game import GameResult as RefereeResult
-from craits.referee.game import GameSpec, play_game
+from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.listener import TlsFiles
 from craits.referee.policy import TimeControl
 from craits.referee.server import Referee, open_referee
@@ -62,7 +61,7 @@ class LocalTables:
         return 0
 
 
-def finished_game(tid: str, job: Job, result: RefereeResult, started: float) -> FinishedGame:
+def finished_game(tid: str, job: Job, result: PlayedGame, started: float) -> FinishedGame:
     """What the store keeps of a refereed game: result, every move with its timing, faults."""
     outcome = result.outcome
     return FinishedGame(

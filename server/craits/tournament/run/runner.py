@@ -26,7 +26,7 @@ import trio
 
 from craits.exception_groups import sole_exception
 from craits.ratings.elo import OnlineElo
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.sprt import SprtResult
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.listener import TlsFiles
@@ -170,7 +170,7 @@ class _Run:
             self.progress.total -= skipped
 
     def _report(self, job: Job, game: FinishedGame) -> None:
-        self.elo.add(GameResult(
+        self.elo.add(ScoredGame(
             job.game_index, job.meeting_index, job.deal_set, job.rotation, job.seats,
             game.totals, game.places, game.strikes, game.forfeited,
         ))

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from craits.dealkey import run_key
-from craits.ratings.results import GameResult
+from craits.ratings.results import ScoredGame
 from craits.ratings.standings import Standings, compute_standings
 from craits.tournament.plan.config import TournamentConfig, config_from_dict
 from craits.tournament.plan.schedule import Job, build_schedule
@@ -339,7 +339,7 @@ class Store:
             db.execute("UPDATE jobs SET status='done' WHERE id=?", (job["id"],))
         return True
 
-    def results(self, tournament_id: str) -> list[GameResult]:
+    def results(self, tournament_id: str) -> list[ScoredGame]:
         """Every recorded game's result, in game order: the input of ``compute_standings``."""
         with self._lock:
             rows = self._db.execute(_RESULTS_SQL, (tournament_id,)).fetchall()
@@ -357,7 +357,7 @@ class Store:
                                    " game_index=?", (tournament_id, game_index)).fetchone()
         return None if row is None else Job.from_dict(json.loads(row["spec"]))
 
-    def result(self, tournament_id: str, game_index: int) -> GameResult | None:
+    def result(self, tournament_id: str, game_index: int) -> ScoredGame | None:
         """One recorded game's result (None if it is not recorded)."""
         with self._lock:
             row = self._db.execute(_RESULT_SQL, (tournament_id, game_index)).fetchone()
@@ -444,8 +444,8 @@ def _seat_rows(r: sqlite3.Row, hide_seed: bool = False) -> Iterator[dict[str, An
         yield {**game, "seat": seat, **per_seat, **times}
 
 
-def _result(r: sqlite3.Row) -> GameResult:
-    return GameResult(
+def _result(r: sqlite3.Row) -> ScoredGame:
+    return ScoredGame(
         game_index=r["game_index"], meeting_index=r["meeting_index"], deal_set=r["deal_set"],
         rotation=r["rotation"], seats=tuple(json.loads(r["seats"])),
         totals=tuple(json.loads(r["totals"])), places=tuple(json.loads(r["places"])),

@@ -78,7 +78,7 @@ class PlayLog:
 
     @staticmethod
     def of(moves: Sequence[MoveRecord], faults: Iterable[Fault]) -> PlayLog:
-        """The referee's record of a game (``GameResult.moves`` and ``.faults``)."""
+        """The referee's record of a game (``PlayedGame.moves`` and ``.faults``)."""
         return PlayLog(
             tuple(m.choice for m in moves), tuple(m.elapsed_ms for m in moves),
             tuple(m.decision_id for m in moves),
