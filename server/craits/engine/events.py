@@ -37,15 +37,55 @@ A draw's ``detail`` says why: unable, count, five, seven, jack, queen or penalty
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from .cards import CARDS, SUIT_LETTERS, Card
+
+
+class EventKind(StrEnum):
+    """What an event is (the table above). A ``StrEnum`` whose values are the strings the log
+    always held: a kind equals, hashes and serialises (JSON, SQLite, protobuf) as its string, so
+    stored records and wire messages are unchanged and ``kind == "play"`` still holds; a
+    misspelt ``EventKind.PLAYY`` is an error where a misspelt ``"playy"`` matched nothing."""
+
+    DEALER_DRAW = "dealer_draw"
+    FIRST_DEALER = "first_dealer"
+    HAND_START = "hand_start"
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    UPTURN = "upturn"
+    PLAY = "play"
+    CHOOSE_SUIT = "choose_suit"
+    DRAW = "draw"
+    COUNT = "count"
+    COUNT_END = "count_end"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    KING = "king"
+    PENALTY = "penalty"
+    RESHUFFLE = "reshuffle"
+    PRESSURE = "pressure"
+    WENT_OUT = "went_out"
+    HAND_SCORE = "hand_score"
+    HAND_END = "hand_end"
+    GAME_END = "game_end"
+    FINAL = "final"
+
+    def __repr__(self) -> str:
+        """The string's own ``repr``: an event's ``repr`` (debug output, the pinned digest of
+        tests/engine/test_exact_games.py) reads exactly as it did when kinds were strings."""
+        return str.__repr__(self)
 
 
 class Event(NamedTuple):
     """One thing that happened; see the module docstring for each kind's fields."""
 
     kind: str
+    """An ``EventKind`` in every event the engine logs or a decoder (``from_dict``,
+    ``craits.protocol.event_from_pb``) makes; typed ``str`` so that an event written by hand
+    with a plain string (tests, scripted positions) is still one, which a compiled engine
+    would refuse otherwise (it checks a field's declared class)."""
     seat: int = -1
     cards: tuple[Card, ...] = ()
     value: int = 0
@@ -86,7 +126,7 @@ class Event(NamedTuple):
         if "suit" in data:
             aux = SUIT_LETTERS.index(data["suit"])
         return Event(
-            kind=data["kind"],
+            kind=EventKind(data["kind"]),
             seat=data.get("seat", -1),
             cards=tuple(Card.parse(c) for c in data.get("cards", ())),
             value=data.get("value", 0),
@@ -96,13 +136,13 @@ class Event(NamedTuple):
         )
 
 
-_SUIT_AUX = frozenset({"play", "choose_suit"})
+_SUIT_AUX: Final = frozenset({EventKind.PLAY, EventKind.CHOOSE_SUIT})
 
 _new_tuple: Final = tuple.__new__
 
 
 def event(
-    kind: str, seat: int = -1, cards: tuple[Card, ...] = (), value: int = 0, aux: int = -1,
+    kind: EventKind, seat: int = -1, cards: tuple[Card, ...] = (), value: int = 0, aux: int = -1,
     detail: str = "", private: bool = False,
 ) -> Event:
     """``Event(...)`` for the engine's hot path: a compiled engine calls this directly, where
