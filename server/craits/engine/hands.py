@@ -4,7 +4,7 @@ card; the stock running out (shuffle pressure); the end of a hand, its scores, a
 outcome after the last one.
 
 Every random outcome here comes from an RNG derived from the seed: the first dealer's from the
-seed alone, each hand's from the seed and the hand's number (ruling R21), so the deal of a hand
+seed alone, each hand's from the seed and the hand's number, so the deal of a hand
 does not depend on how earlier hands were played (duplicate deals rely on this). Functions take
 the ``Game`` they set up: they are a part of it kept in a module of their own, by job.
 """

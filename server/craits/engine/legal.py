@@ -53,7 +53,7 @@ _SUIT_CARDS: Final[tuple[int, ...]] = tuple(
 COUNT_CARDS: Final[int] = _RANK_CARDS[1] | _RANK_CARDS[2]
 """What may be played during the count: an A or a 2."""
 JACK_CARDS: Final[int] = _RANK_CARDS[JACK]
-"""What may be played against pending jacks (ruling R11: any J of any suit, and only a J)."""
+"""What may be played against pending jacks: any J of any suit, and only a J."""
 
 _COUNT: Final = Phase.COUNT
 _JACKS: Final = Phase.JACKS
@@ -124,7 +124,7 @@ def generate_legal(game: Game) -> list[Move]:
     moves: list[Move] = []
     if phase is _COUNT:
         allowed = COUNT_CARDS
-    elif phase is _JACKS:
+    elif phase is _JACKS:  # ruling R11: facing jacks, any J of any suit, and only a J
         allowed = JACK_CARDS
     else:
         allowed = playable(game.discard[-1], game.active_suit, game._wild_cards)
