@@ -47,9 +47,9 @@ def _hello(token: str) -> pb.BotPacket:
         protocol_version=PROTOCOL_VERSION, token=token))])
 
 
-def _open(hub: BotHub) -> tuple[Session, Recorder]:
+def _open(hub: BotHub, peer: str = "") -> tuple[Session, Recorder]:
     rec = Recorder()
-    return hub.on_open(rec.compose, rec.close), rec
+    return hub.on_open(rec.compose, rec.close, peer), rec
 
 
 def test_a_flood_of_refused_replies_ends_the_stream_after_the_limit() -> None:
@@ -85,6 +85,38 @@ def test_streams_that_never_say_hello_cannot_lock_a_bot_out() -> None:
     assert [r.errors() for r in idle[:4]] == [[pb.ERROR_CODE_ABUSE]] * 4  # the oldest ended
     assert all(r.closed for r in idle[:4]) and not any(r.closed for r in idle[4:])
     assert rec.cases() == ["welcome"]
+
+
+def test_wrong_tokens_from_an_address_are_held_to_one_a_second_after_a_burst() -> None:
+    """The token bucket on the hub's clock: ``BAD_TOKEN_BURST`` wrong tokens heard at once, the
+    next ones refused unread, one more a second later; another address and the Unix socket ("")
+    are not held back, and the bot itself is welcome once the bucket has refilled."""
+    time = [1000.0]
+
+    def codes(hub: BotHub, token: str, peer: str, n: int = 1) -> list[int]:
+        found = []
+        for _ in range(n):
+            session, rec = _open(hub, peer)
+            hub.on_packet(session, _hello(token))
+            found.append(rec.errors()[0] if rec.errors() else 0)
+        return found
+
+    async def main() -> list[list[int]]:
+        hub = BotHub(now=lambda: time[0])
+        entry = hub.issue_token("bot")
+        seen = [codes(hub, "wrong", "10.0.0.1", hub_module.BAD_TOKEN_BURST + 2),
+                codes(hub, "wrong", "192.0.2.7"), codes(hub, "wrong", "", 20)]
+        time[0] += 0.9 / hub_module.BAD_TOKENS_PER_S
+        seen.append(codes(hub, "wrong", "10.0.0.1"))
+        time[0] += 0.1 / hub_module.BAD_TOKENS_PER_S
+        seen.append(codes(hub, "wrong", "10.0.0.1", 2))
+        time[0] += 1 / hub_module.BAD_TOKENS_PER_S
+        seen.append(codes(hub, entry.token, "10.0.0.1"))
+        return seen
+
+    bad, abuse = pb.ERROR_CODE_BAD_TOKEN, pb.ERROR_CODE_ABUSE
+    assert trio.run(main) == [[bad] * hub_module.BAD_TOKEN_BURST + [abuse] * 2,
+                              [bad], [bad] * 20, [abuse], [bad, abuse], [0]]
 
 
 def test_another_protocol_version_is_refused_naming_the_one_spoken() -> None:
