@@ -58,7 +58,8 @@ async def running_bots(
             bots: list[BotProcess] = []
             try:
                 for spec, name in zip(specs, names, strict=True):
-                    plan = None if limits is None else sandbox_plan(referee, limits, log_dir)
+                    plan = None if limits is None else sandbox_plan(referee, limits, log_dir,
+                                                                    name)
                     bot = await launch(referee.hub, referee.address, spec, name, log_dir,
                                        plan=plan)
                     bots.append(bot)
@@ -73,14 +74,15 @@ async def running_bots(
 
 
 def sandbox_plan(
-    referee: Referee, limits: sandbox.SandboxLimits, log_dir: Path
+    referee: Referee, limits: sandbox.SandboxLimits, log_dir: Path, name: str
 ) -> sandbox.SandboxPlan:
     """The sandbox of a bot run from the current directory (its own, read-only), as a
     tournament's ``dir`` would give it; ``LaunchError`` when the sandbox cannot be built here."""
     problem = sandbox.missing() or _unreadable(Path.cwd())
     if problem is not None or referee.socket is None:
         raise LaunchError(problem or "the referee has no Unix socket for sandboxed bots")
-    return sandbox.plan_for(Path.cwd().resolve(), referee.socket, limits, (log_dir.resolve(),))
+    return sandbox.plan_for(Path.cwd().resolve(), referee.socket_for(name), limits,
+                            (log_dir.resolve(),))
 
 
 def _unreadable(directory: Path) -> str | None:

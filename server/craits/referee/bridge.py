@@ -90,6 +90,10 @@ _GC_THRESHOLDS: Final = (10_000, 10, 10)
 """Only the youngest generation is collected less often (700 -> 10,000): the older ones keep
 Python's defaults, so cyclic garbage that outlives a decision is still found at the usual pace."""
 LOG: Final = logging.getLogger("craits.referee")
+BOT_SOCKET_STREAMS: Final = 64
+"""Calls one bot's own Unix socket runs at once (``GrpcBridge.open_bot_socket``): its
+processes' streams (one each: a table's worth of slots), re-dials and some room; beyond,
+grpc refuses them on that socket alone."""
 MAX_UNSENT: Final = 10_000
 """Messages a stream may hold unsent (its bot not reading while they pile up) before the
 referee ends it: a bot that stops reading must not grow the referee's memory without bound."""
@@ -175,9 +179,12 @@ class _Stream:
 
 
 class _Servicer(pb_grpc.RefereeServicer):
-    def __init__(self, hub: BotHub, clock: PollingClock | None) -> None:
+    def __init__(self, hub: BotHub, clock: PollingClock | None, bot_socket: str = "") -> None:
+        """``bot_socket``: the name of the bot whose own Unix socket this servicer serves
+        ("" for the port and the shared socket): its streams count against that bot."""
         self._hub = hub
         self._clock = clock
+        self._bot_socket = bot_socket
 
     async def Connect(  # type: ignore[override]
         self, request_iterator: AsyncIterator[pb.BotPacket], context: Any
@@ -187,7 +194,8 @@ class _Servicer(pb_grpc.RefereeServicer):
         stream.task = asyncio.current_task()
         hub = self._hub
         session = stream.session = hub.on_open(stream.compose, stream.close,
-                                               listener.peer_host(context.peer()))
+                                               listener.peer_host(context.peer()),
+                                               self._bot_socket)
         reader = asyncio.create_task(self._read(request_iterator, stream))
         silent = asyncio.get_running_loop().call_later(
             listener.HELLO_TIMEOUT_S, hub.on_hello_timeout, session)
@@ -257,6 +265,35 @@ class GrpcBridge:
         self._server: grpc.aio.Server | None = None
         self._polling: PollingClock | None = None
         """The run's clock, when ``run`` started it: the streams start its polls."""
+        self._bot_servers: list[tuple[grpc.aio.Server, asyncio.Future[None]]] = []
+        """Each bot's own socket's server, and its start."""
+
+    def open_bot_socket(self, name: str, path: Path) -> None:
+        """(trio, after ``start``) Serve the bot ``name`` alone on a Unix socket of its own at
+        ``path`` (its directory must exist), in plain text.
+
+        Every sandboxed bot used to reach the referee through one socket, where its streams
+        were nobody's until Hello: a bot flooding it with silent streams ended other bots'
+        streams before they could say Hello (the overall cap ends the oldest) and its wrong
+        tokens counted against no one. On a socket of its own everything a bot does before
+        Hello (streams, connections, wrong tokens, calls up to ``BOT_SOCKET_STREAMS``) is
+        that bot's, and only that bot's tokens are taken there (``BotHub.on_open``).
+
+        A server of its own (they share grpc's one completion queue, about 0.2 ms to make):
+        grpc binds a port only before its server starts. It binds here, at once, so a bot
+        launched next finds the socket; its connections wait in the backlog until the server
+        has started on the hosting loop.
+        """
+        server = grpc.aio.server(
+            maximum_concurrent_rpcs=BOT_SOCKET_STREAMS,
+            options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 4 << 20),
+                     *listener.CHANNEL_OPTIONS],
+        )
+        pb_grpc.add_RefereeServicer_to_server(_Servicer(self.hub, self._polling, name), server)
+        _bind_unix(server, path)
+        os.chmod(path, 0o666)  # the bot's own user id must connect; see _serve
+        started = asyncio.ensure_future(server.start(), loop=hosting_loop())
+        self._bot_servers.append((server, started))
 
     async def start(self) -> int:
         """(trio) Start serving; returns the bound port (``ListenError`` if it cannot bind)."""
@@ -272,7 +309,8 @@ class GrpcBridge:
             return
         self.hub.close_all()
         server, self._server = self._server, None
-        await wait_host(server.stop(grace_s))
+        bots, self._bot_servers = self._bot_servers, []
+        await wait_host(_stop_all([(server, None), *bots], grace_s))
 
     async def _serve(self) -> int:
         listener.raise_file_limit()
@@ -306,6 +344,18 @@ class GrpcBridge:
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self._server = server
         return port
+
+
+async def _stop_all(servers: list[tuple[grpc.aio.Server, asyncio.Future[None] | None]],
+                    grace_s: float) -> None:
+    """(asyncio) Stop every server at once, each once it has started."""
+    async def stop(server: grpc.aio.Server, started: asyncio.Future[None] | None) -> None:
+        if started is not None:
+            with contextlib.suppress(Exception):
+                await started
+        await server.stop(grace_s)
+
+    await asyncio.gather(*(stop(server, started) for server, started in servers))
 
 
 class ListenError(OSError):

@@ -23,6 +23,25 @@ PLAIN_TEXT_WARNING = (
 )
 
 
+class BotSockets:
+    """Each bot's own Unix socket, made on first use in the referee's private directory
+    (``GrpcBridge.open_bot_socket`` says why a bot has one of its own)."""
+
+    def __init__(self, bridge: GrpcBridge, directory: Path) -> None:
+        self._bridge = bridge
+        self._directory = directory
+        self._paths: dict[str, Path] = {}
+
+    def socket_for(self, name: str) -> Path:
+        """The socket of the bot ``name`` (every process of it, whatever its slot)."""
+        path = self._paths.get(name)
+        if path is None:
+            path = self._directory / f"bot{len(self._paths)}.sock"  # a name may be long
+            self._bridge.open_bot_socket(name, path)
+            self._paths[name] = path
+        return path
+
+
 @dataclass(frozen=True, slots=True)
 class Referee:
     """A running referee: where bots dial, and the hub that knows them."""
@@ -31,10 +50,22 @@ class Referee:
     host: str
     port: int
     socket: Path | None = None
-    """The Unix socket sandboxed bots dial (bound into each sandbox), when asked for."""
+    """The shared Unix socket (when asked for): the bots the referee launches unsandboxed dial
+    it when the port speaks TLS (``local_address``); sandboxed bots dial ``socket_for``."""
 
     tls: TlsFiles | None = None
     """What ``address`` speaks TLS with (None: plain text)."""
+    bot_sockets: BotSockets | None = None
+    """Where each sandboxed bot's own socket is made (with ``socket``)."""
+
+    def socket_for(self, name: str) -> Path:
+        """The Unix socket the sandboxed bot ``name`` dials (bound into each of its sandboxes):
+        one of its own, so that nothing it does there costs another bot (``BotSockets``).
+        ``ValueError`` when this referee listens on no Unix socket."""
+        if self.bot_sockets is None:
+            raise ValueError("this referee listens on no Unix socket (open_referee(unix_socket="
+                             "True)): sandboxed bots cannot reach it")
+        return self.bot_sockets.socket_for(name)
 
     @property
     def address(self) -> str:
@@ -110,7 +141,8 @@ async def open_referee(
             print(PLAIN_TEXT_WARNING.format(address=f"{host}:{bound}"), file=sys.stderr,
                   flush=True)
         try:
-            yield Referee(hub, host, bound, socket, tls)
+            sockets = None if private is None else BotSockets(bridge, private)
+            yield Referee(hub, host, bound, socket, tls, sockets)
         finally:
             with trio.CancelScope(shield=True):
                 await bridge.stop()

@@ -253,7 +253,8 @@ class BotPool:
         if self._referee.socket is None:
             raise BotPoolError("sandboxed bots need a referee listening on a Unix socket")
         return sandbox.plan_for((self._bot_dir(spec) or Path.cwd()).resolve(),
-                                self._referee.socket, spec.limits, self._isolation.hidden)
+                                self._referee.socket_for(spec.name), spec.limits,
+                                self._isolation.hidden)
 
     def _bot_dir(self, spec: BotSpec) -> Path | None:
         """Where a launched bot runs: its own directory, relative to the tournament's."""
