@@ -52,6 +52,7 @@ def test_a_command_that_does_not_exist_is_refused_before_connecting(
     assert "'no-such-bot'" in err and "not found" in err
 
 
+@pytest.mark.slow
 def test_a_bad_token_exits_2_and_a_clean_end_of_stream_exits_0() -> None:
     async def main() -> tuple[int, int]:
         async with open_referee() as referee:
@@ -73,6 +74,7 @@ SILENT_CHILD = 'echo "$PPID $$" > "$1"; while read -r line; do :; done'
 """Records the pipe's pid and its own, then reads every line and never answers."""
 
 
+@pytest.mark.slow
 def test_sigterm_closes_the_children_and_the_seat_forfeits(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     bots = [pipe("sh", "-c", SILENT_CHILD, "silent", pids), "greedy"]

@@ -174,6 +174,7 @@ def test_a_child_that_answered_then_exits_127_fails_its_own_game_only() -> None:
 SLOW_IN_ONE_GAME = 'while read -r l; do [ "$CRAITS_GAME_ID" = slow ] && sleep 1; echo 0; done'
 
 
+@pytest.mark.slow
 def test_games_run_side_by_side_each_with_its_own_child() -> None:
     """A slow child delays only its own game (tournaments seat one bot at many tables)."""
 

@@ -13,6 +13,7 @@ ALL_CHECKS = ["connect", *(p.name for p in POSITIONS), "full-game", "after-game"
 
 
 @pytest.mark.parametrize("spec", ["greedy", "random", rawbot("good")])
+@pytest.mark.slow
 def test_conformant_bots_pass_every_check(
     spec: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -43,6 +44,7 @@ def test_bad_replies_fail_every_decision(
     assert play["detail"].startswith("reply refused: ") and reason in play["detail"]
 
 
+@pytest.mark.slow
 def test_a_slow_answer_fails_its_check(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -77,6 +79,7 @@ def test_a_command_that_does_not_exist_is_one_clear_line(
     assert "Traceback" not in result.err
 
 
+@pytest.mark.slow
 def test_text_report_as_a_user_sees_it() -> None:
     result = check_process("greedy", "--verbose")
     assert result.status == 0, result
@@ -87,6 +90,7 @@ def test_text_report_as_a_user_sees_it() -> None:
     assert "Traceback" not in result.err
 
 
+@pytest.mark.slow
 def test_text_report_names_failures_and_the_log() -> None:
     result = check_process("sh -c 'exit 3'")  # starts, then dies before connecting
     assert result.status == 1
@@ -97,6 +101,7 @@ def test_text_report_names_failures_and_the_log() -> None:
     assert result.err == ""
 
 
+@pytest.mark.slow
 def test_bad_options_are_usage_errors() -> None:
     result = check_process("greedy", "--move-ms", "0")
     assert result.status == 2 and result.out == "" and "Traceback" not in result.err

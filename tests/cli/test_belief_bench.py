@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "belief_bench.py"
 
 
@@ -24,6 +26,7 @@ def _report(*args: str) -> dict[str, Any]:
     return report
 
 
+@pytest.mark.slow
 def test_the_bots_model_by_default_and_its_knobs_when_given() -> None:
     default = _report("--players", "3")
     assert default["temperature"] == 10.0 and default["exponent"] == 0.5

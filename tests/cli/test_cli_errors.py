@@ -63,6 +63,7 @@ def test_a_record_file_that_fills_up_is_one_line_and_exit_1(cli: Runner) -> None
     ("match", *TWO_BOTS, "--json", "--set", "short_game=true"),
     ("check", "random", "--verbose"),
 ])
+@pytest.mark.slow
 def test_a_reader_that_stops_early_is_not_a_traceback(argv: tuple[str, ...]) -> None:
     """``craits ... | head -1``, made certain: stdout is a pipe whose reader is already gone."""
     read_end, write_end = os.pipe()

@@ -28,6 +28,7 @@ def temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_a_clean_match_or_check_leaves_no_log_dir(cli: Runner, temp: Path) -> None:
     assert cli("match", "--bot", "random", "--bot", "greedy", *SHORT).status == 0
     check = cli("check", "random", "--json")
@@ -36,6 +37,7 @@ def test_a_clean_match_or_check_leaves_no_log_dir(cli: Runner, temp: Path) -> No
     assert list(temp.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_match_with_faults_keeps_its_logs_and_says_where(cli: Runner, temp: Path) -> None:
     result = cli("match", "--bot", rawbot("crash"), "--bot", "random", *SHORT)
     assert result.status == 0 and "fault: seat 0 crash" in result.out
@@ -45,6 +47,7 @@ def test_a_match_with_faults_keeps_its_logs_and_says_where(cli: Runner, temp: Pa
     assert any(log.read_text() for log in kept.iterdir())
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_connects_keeps_its_logs_in_the_one_line(cli: Runner, temp: Path) -> None:
     result = cli("match", "--bot", "sh -c 'echo oops >&2; exit 3'", "--bot", "random")
     assert result.status == 1
@@ -65,6 +68,7 @@ def test_a_given_log_dir_is_kept_after_a_clean_run(cli: Runner, tmp_path: Path) 
     assert sorted(p.name for p in logs.iterdir()) == ["greedy.stderr.log", "random.stderr.log"]
 
 
+@pytest.mark.slow
 def test_play_quit_leaves_no_log_dir(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "craits", "play", "--bot", "random"],
                           input="q\n", capture_output=True, text=True, timeout=60,

@@ -127,6 +127,7 @@ def test_bad_settings_do_not_create_the_record(cli: Runner, tmp_path: Path) -> N
     assert not path.exists()
 
 
+@pytest.mark.slow
 def test_simulate_as_a_process(cli_process: Runner, tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     result = cli_process("simulate", "--players", "6", "--games", "2", "--json",

@@ -18,6 +18,8 @@ import textwrap
 
 import pytest
 
+pytestmark = pytest.mark.slow  # real processes on a pseudo-terminal
+
 SCRIPT = textwrap.dedent('''
     import os, subprocess, sys, time
     from craits.cli.live import LiveDisplay

@@ -16,6 +16,8 @@ from craits.referee.policy import FailurePolicy, TimeControl
 
 from .helpers import Runner
 
+pytestmark = pytest.mark.slow  # real matches of many games
+
 
 def test_each_deal_is_played_from_every_seat() -> None:
     plan = schedule(3, 6, DealKey.from_seed(10), Rules(), TimeControl(), FailurePolicy())

@@ -71,6 +71,7 @@ def test_the_html_report_reads_it_and_leaves_it_unchanged(cli: Runner, old_db: P
     assert old_db.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_resume_migrates_it_and_the_games_read_the_same(cli: Runner, old_db: Path) -> None:
     replays = [cli("replay", TID, str(i), "--json", "--db", str(old_db)).out for i in (0, 1)]
     resumed = cli("tournament", "resume", TID, "--db", str(old_db), "--quiet")
@@ -84,6 +85,7 @@ def test_resume_migrates_it_and_the_games_read_the_same(cli: Runner, old_db: Pat
     assert events[-1]["kind"] == "final"
 
 
+@pytest.mark.slow
 def test_an_old_game_that_does_not_replay_keeps_its_log_and_stays_an_error(
     cli: Runner, old_db: Path
 ) -> None:

@@ -26,6 +26,7 @@ def _run(script: str, *args: str) -> str:
     return proc.stdout
 
 
+@pytest.mark.slow
 def test_referee_bench_with_lean_and_sdk_bots() -> None:
     rows = json.loads(_run("referee_bench.py", "--seconds", "0.5", "--rounds", "2",
                            "--tables", "1", "--json"))
@@ -59,6 +60,7 @@ def test_referee_instructions_program_and_parsing() -> None:
         ri.parse("DECISIONS 12\n", "valgrind: command not understood")
 
 
+@pytest.mark.slow
 def test_referee_tail_times_every_part_and_the_bot() -> None:
     result = json.loads(_run("referee_tail.py", "--tables", "2", "--seconds", "0.5", "--json"))
     assert result["tables"] == 2 and result["decisions"] > 50
@@ -75,6 +77,7 @@ def test_referee_tail_times_every_part_and_the_bot() -> None:
     assert 0 < result["bot_work"]["p50_us"] <= result["bot_work"]["p99_us"]
 
 
+@pytest.mark.slow
 def test_referee_bench_two_process_kinds_and_a_baseline_checkout() -> None:
     root = BENCHMARKS.parent  # this checkout as its own baseline: the option's plumbing
     rows = json.loads(_run("referee_bench.py", "--seconds", "0.5", "--rounds", "1",
@@ -90,6 +93,7 @@ def test_referee_bench_refuses_a_baseline_that_is_no_checkout(tmp_path: Path) ->
     assert proc.returncode == 2 and "no sdk/craits_sdk there" in proc.stderr
 
 
+@pytest.mark.slow
 def test_sdk_bench_and_the_programs_sdk_instructions_counts(tmp_path: Path) -> None:
     out = json.loads(_run("sdk_bench.py", "--games", "1", "--repeat", "1", "--bots", "random",
                           "--json"))

@@ -130,6 +130,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 
 @pytest.mark.parametrize("command", LOOKERS)
+@pytest.mark.slow
 def test_looking_at_a_database_changes_nothing(cli: Runner, tmp_path: Path,
                                                played: tuple[Path, str],
                                                command: tuple[str, ...]) -> None:
@@ -150,6 +151,7 @@ def test_an_empty_file_is_no_database_to_look_at(cli: Runner, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("whose", ["file", "file and directory"])
+@pytest.mark.slow
 def test_a_database_one_may_read_but_not_write(unprivileged: Runner, tmp_path: Path,
                                                played: tuple[Path, str], whose: str) -> None:
     place = tmp_path / "theirs"

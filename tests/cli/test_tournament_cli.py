@@ -34,6 +34,7 @@ def test_config_mistake_names_the_key(tmp_path: Path) -> None:
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_missing_file_and_unknown_id_are_clear_errors(tmp_path: Path) -> None:
     db = str(tmp_path / "t.sqlite")
     missing = _run("tournament", "run", str(tmp_path / "nope.toml"), "--db", db)
@@ -46,6 +47,7 @@ def test_missing_file_and_unknown_id_are_clear_errors(tmp_path: Path) -> None:
     assert "Traceback" not in missing.stderr + no_db.stderr + unknown.stderr
 
 
+@pytest.mark.slow
 def test_run_then_list_show_and_csv(tmp_path: Path) -> None:
     config = tmp_path / "tiny.toml"
     config.write_text(SMALL)
@@ -84,6 +86,7 @@ name = "random"
 """
 
 
+@pytest.mark.slow
 def test_match_mode_stops_early_when_the_sprt_decides(tmp_path: Path) -> None:
     config = tmp_path / "match.toml"
     config.write_text(MATCH)
@@ -98,6 +101,7 @@ def test_match_mode_stops_early_when_the_sprt_decides(tmp_path: Path) -> None:
     assert listed["tournaments"][0]["done"] == final["games"]
 
 
+@pytest.mark.slow
 def test_a_gauntlet_with_sprt_stops_when_its_bot_beats_the_field(tmp_path: Path) -> None:
     config = tmp_path / "gauntlet.toml"
     config.write_text(MATCH.replace('mode = "match"', 'mode = "gauntlet"\ngauntlet = "greedy"\n'
@@ -112,6 +116,7 @@ def test_a_gauntlet_with_sprt_stops_when_its_bot_beats_the_field(tmp_path: Path)
     assert games < 2 * 2 * 60  # two meetings of two seatings: stopped well before the end
 
 
+@pytest.mark.slow
 def test_misspelt_bot_is_a_one_line_error(tmp_path: Path) -> None:
     config = tmp_path / "typo.toml"
     config.write_text(SMALL.replace('name = "lowcard"', 'name = "mine"\ncommand = "gredy"'))
@@ -147,6 +152,7 @@ def test_a_bad_configuration_file_is_named_once(cli: Runner, tmp_path: Path,
     assert done.err.count(str(path)) == 1
 
 
+@pytest.mark.slow
 def test_an_unreadable_configuration_file_is_named_once(unprivileged: Runner,
                                                         tmp_path: Path) -> None:
     path = tmp_path / "cup.toml"

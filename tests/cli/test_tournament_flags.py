@@ -50,6 +50,7 @@ def test_a_bad_flag_is_reported_as_the_key_it_sets() -> None:
         with_flags({}, args, BUNDLED, "command line")
 
 
+@pytest.mark.slow
 def test_a_tournament_from_flags_alone(cli: Runner, tmp_path: Path) -> None:
     done = cli("tournament", "run", "--bot", "greedy", "--bot", "lowcard", "--deal-sets", "1",
                "--set", "short_game=true", "--db", str(tmp_path / "t.sqlite"), "--json")

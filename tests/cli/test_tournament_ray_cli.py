@@ -9,6 +9,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
+
 from .helpers import TINY, Runner
 
 
@@ -18,6 +20,7 @@ def _tiny(tmp_path: Path) -> Path:
     return config
 
 
+@pytest.mark.slow
 def test_without_ray_installed_the_command_says_how_to_install_it(
     cli_process: Runner, tmp_path: Path,
 ) -> None:
@@ -32,6 +35,7 @@ def test_without_ray_installed_the_command_says_how_to_install_it(
     assert not db.exists()  # refused before anything was created
 
 
+@pytest.mark.slow
 def test_an_address_where_no_head_listens_is_refused_before_anything_is_created(
     cli: Runner, tmp_path: Path,
 ) -> None:

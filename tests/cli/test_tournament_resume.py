@@ -28,6 +28,8 @@ from craits.tournament.store.record_codec import decode
 
 from .helpers import TINY, Result, Runner, done_games
 
+pytestmark = pytest.mark.slow  # real tournaments, stopped and resumed
+
 MY_BOT = "from craits_bots.greedy import GreedyBot as MyBot\n"
 """A bot module beside the configuration: importable only from the directory it is in."""
 

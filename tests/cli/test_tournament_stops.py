@@ -17,6 +17,8 @@ from craits.tournament.store.game_records import FinishedGame
 
 from .helpers import TINY, Result, Runner, done_games
 
+pytestmark = pytest.mark.slow  # real tournaments, stopped and resumed
+
 
 def statuses(db: Path) -> list[str]:
     """Every stored tournament's status, oldest first."""

@@ -23,6 +23,8 @@ import pytest
 
 from tests.procfs import PARENT, pids_where
 
+pytestmark = pytest.mark.slow  # real tournaments, killed with kill -9 and resumed
+
 CONFIG = """
 name = "kill-test"
 seed = 77

@@ -11,7 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.referee.helpers import RAWBOT
+
+pytestmark = pytest.mark.slow  # real tournaments with a remote bot process
 
 TOKEN = "friend-secret-token-3kQ9x"
 """At least 22 characters (128 bits), as every configured token must be."""

@@ -20,6 +20,7 @@ def _play(stdin: str, *argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_always_answering_0_plays_a_whole_game_to_a_result_table() -> None:
     proc = _play("0\n" * 5000, "--bot", "random", "--seed", "1", "--set", "short_game=true")
     assert proc.returncode == 0, proc.stderr
@@ -32,6 +33,7 @@ def test_always_answering_0_plays_a_whole_game_to_a_result_table() -> None:
     assert "hand 8 of 8" in proc.stdout and "game over." in proc.stdout
 
 
+@pytest.mark.slow
 def test_q_quits_cleanly_with_no_result() -> None:
     proc = _play("0\nq\n", "--bot", "greedy", "--bot", "random")
     assert proc.returncode == 0, proc.stderr
@@ -39,6 +41,7 @@ def test_q_quits_cleanly_with_no_result() -> None:
     assert "place" not in proc.stdout and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_input_that_ends_mid_game_is_a_failure() -> None:
     proc = _play("0\n", "--bot", "random")
     assert proc.returncode == 1, proc.stderr
@@ -46,6 +49,7 @@ def test_input_that_ends_mid_game_is_a_failure() -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_bot_that_cannot_start_is_one_line() -> None:
     proc = _play("", "--bot", "sh -c 'exit 3'")  # starts, then dies before connecting
     assert proc.returncode == 1
@@ -63,6 +67,7 @@ def test_bad_settings_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> No
     assert "play against 1 to 9 bots, got 10" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_at_80_columns_no_line_is_longer_and_the_help_wraps_on_words() -> None:
     proc = subprocess.run([*PLAY, "--bot", "greedy", "--seed", "1"], input="0\nq\n",
                           capture_output=True, text=True, timeout=60,

@@ -27,6 +27,8 @@ from craits.tournament.store.database import Store
 
 from .cluster import RayCluster, RayNode
 
+pytestmark = pytest.mark.slow  # a real Ray cluster of several nodes
+
 CONFIG = """
 name = "ray-cup"
 seed = 23

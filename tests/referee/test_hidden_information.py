@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from google.protobuf.message import Message
 
 from craits.engine import CARDS, Game, preset
@@ -21,6 +22,8 @@ from craits.v1 import referee_pb2 as pb
 
 from .helpers import rawbot
 from .wire import read_capture
+
+pytestmark = pytest.mark.slow  # whole games of real bot processes
 
 PUBLIC_EVENT_KINDS = {"play", "upturn", "dealer_draw", "hand_score"}
 

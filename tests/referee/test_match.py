@@ -14,6 +14,8 @@ from craits.referee.policy import FailurePolicy, TimeControl
 
 from .helpers import rawbot
 
+pytestmark = pytest.mark.slow  # whole games of real bot processes over gRPC
+
 
 def _match(specs: list[str], spec: GameSpec, logs: Path) -> PlayedGame:
     async def main() -> PlayedGame:

@@ -52,6 +52,7 @@ def _services(address: str) -> set[str]:
         return {s.name for s in response.list_services_response.service}
 
 
+@pytest.mark.slow
 def test_remote_bots_play_with_printed_tokens(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "craits", "serve", "--port", "0", "--bot", "alice", "--bot", "bob",
@@ -81,6 +82,7 @@ def test_remote_bots_play_with_printed_tokens(tmp_path: Path) -> None:
     assert json.loads(out)["interrupted"] is False
 
 
+@pytest.mark.slow
 def test_wrong_token_is_refused_in_band(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "craits", "serve", "--port", "0", "--bot", "a", "--bot", "b",

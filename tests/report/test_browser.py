@@ -19,6 +19,8 @@ from craits.tournament.store.database import Store
 from .helpers import Tournament
 from .pages import Elements
 
+pytestmark = pytest.mark.slow  # a real browser
+
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--virtual-time-budget=2000")

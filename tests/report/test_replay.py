@@ -47,6 +47,7 @@ def stored_hand_scores(store: Store, tid: str, index: int) -> dict[int, list[tup
     return {n: rows for n, rows in hands.items() if rows}
 
 
+@pytest.mark.slow
 def test_every_hand_score_and_the_result_match_the_store(
     tournament: Tournament, craits: Craits
 ) -> None:

@@ -161,6 +161,7 @@ def test_the_organisers_replay_shows_it_with_a_warning(partial: Partial, craits:
     assert done.status == 0 and done.err == ""
 
 
+@pytest.mark.slow
 def test_a_finished_deal_set_is_published_and_a_given_seed_once_all_is_played(
     craits: Craits, tmp_path: Path
 ) -> None:

@@ -42,6 +42,7 @@ def _check_game(rules: Rules, players: int, seed: int) -> int:
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
+@pytest.mark.slow
 def test_bots_only_ever_choose_listed_moves(name: str) -> None:
     decisions = sum(
         _check_game(RULE_SETS[name], players, seed)
@@ -79,6 +80,7 @@ def test_random_bot_seed_comes_from_the_environment(monkeypatch: pytest.MonkeyPa
         RandomBot()
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_on_average() -> None:
     """One greedy seat against three random ones, the greedy seat rotating; 40 games."""
     greedy_totals: list[int] = []

@@ -101,6 +101,7 @@ def test_missing_server_or_token_is_a_clear_usage_error() -> None:
     assert "CRAITS_TOKEN" in no_token.stderr
 
 
+@pytest.mark.slow
 def test_a_bad_bot_spec_is_a_clear_usage_error() -> None:
     env = {**os.environ, "CRAITS_SERVER": "127.0.0.1:1", "CRAITS_TOKEN": "t"}
     for spec, words in [

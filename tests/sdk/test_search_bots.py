@@ -89,6 +89,7 @@ def test_the_budget_is_a_share_of_the_move_time_and_of_the_bank_per_decision_lef
 
 
 @pytest.mark.parametrize("name", ["expert", "ismcts"])
+@pytest.mark.slow
 def test_craits_check_passes_with_the_bot_as_its_own_process(
     name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -108,6 +108,7 @@ for pid in kids:
 """
 
 
+@pytest.mark.slow
 def test_busy_children_together_get_the_trees_share_of_one_core(
     group_of: list[BotGroup],
 ) -> None:
@@ -138,6 +139,7 @@ sys.exit(sum(os.WIFSIGNALED(os.waitpid(pid, 0)[1]) for pid in kids))
 """
 
 
+@pytest.mark.slow
 def test_children_over_the_trees_memory_are_killed(group_of: list[BotGroup]) -> None:
     """Each 150 MB child is far under any per-process limit; together they are over 256 MB."""
     done = run_in(group_of, GroupLimits(cpu_percent=100, memory_mb=256, processes=64), FILLERS)
@@ -180,6 +182,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 def test_a_bot_whose_tree_spends_its_cpu_seconds_is_ended_with_the_reason(
     tmp_path: Path, usable: tuple[Hierarchy, ...],
 ) -> None:

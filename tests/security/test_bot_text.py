@@ -8,6 +8,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from craits.hosting.match import run_match
 from craits.referee import bridge
 from craits.referee.game import PlayedGame
@@ -33,6 +35,7 @@ def test_printable_shows_control_characters_instead_of_obeying_them() -> None:
     assert printable("\x1b[2Jx\ny\x07\x9b\u202e") == "\\x1b[2Jx\\x0ay\\x07\\x9b\\u202e"
 
 
+@pytest.mark.slow
 def test_a_crashing_bots_escape_codes_reach_the_record_as_visible_text(tmp_path: Path) -> None:
     async def main() -> PlayedGame:
         return await run_match([f"{sys.executable} {ESCAPING_BOT}", "random"],

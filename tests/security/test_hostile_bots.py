@@ -31,6 +31,8 @@ import pytest
 
 from craits.hosting import botgroup, sandbox
 
+pytestmark = pytest.mark.slow  # real tournaments of sandboxed attackers
+
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 ATTACKS = ("read_database", "sibling_token", "organiser_env", "network", "signal_sibling",
            "fork_bomb", "memory", "fill_disk")

@@ -23,9 +23,12 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import trio
 
 from craits.hosting import spawn
+
+pytestmark = pytest.mark.slow  # sandboxed bots, one in a real tournament
 
 IDLE_BOT = Path(__file__).with_name("idle_bot.py")
 SANDBOX = ["bwrap", "--die-with-parent", "--ro-bind", "/", "/", "--", "sleep", "60"]

@@ -113,6 +113,7 @@ def _serve(*bots: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_short_or_shared_tokens_given_to_serve_are_refused_with_advice() -> None:
     short = _serve("a=letmein", "b")
     assert short.returncode == 2

@@ -13,12 +13,15 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from craits.referee import listener
 
 from ..referee.helpers import RAWBOT
 from .serving import serve
+
+pytestmark = pytest.mark.slow  # a real tournament under a flood of streams
 
 WATCHES = 1_100
 IDLE_CONNECTIONS = 1_500

@@ -35,6 +35,7 @@ def certs(tmp_path_factory: pytest.TempPathFactory) -> Certs:
     return make_certs(tmp_path_factory.mktemp("tls"))
 
 
+@pytest.mark.slow
 def test_sdk_pipe_and_js_bots_play_a_full_game_over_tls(certs: Certs) -> None:
     served = serve(list(CLIENTS), "--tls-cert", str(certs.cert), "--tls-key", str(certs.key))
     bots = []
@@ -94,6 +95,7 @@ def test_listening_beyond_loopback_without_tls_is_warned_about() -> None:
     assert "WITHOUT TLS" in warning and "--tls-cert" in warning
 
 
+@pytest.mark.slow
 def test_half_a_tls_pair_or_an_unreadable_file_is_a_usage_error(certs: Certs) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "craits", "serve", "--bot", "a", "--bot",
@@ -108,6 +110,7 @@ def test_half_a_tls_pair_or_an_unreadable_file_is_a_usage_error(certs: Certs) ->
     assert "Traceback" not in half.stderr + missing.stderr + swapped.stderr
 
 
+@pytest.mark.slow
 def test_a_tournament_served_over_tls_seats_a_remote_sdk_bot(certs: Certs, tmp_path: Path) -> None:
     token = secrets.token_urlsafe(16)
     config = tmp_path / "tls.toml"

@@ -34,6 +34,7 @@ def usual_umask() -> Iterator[None]:
         os.umask(old)
 
 
+@pytest.mark.slow
 def test_a_tournaments_database_directory_logs_and_lock_are_owner_only(
     tmp_path: Path, usual_umask: None
 ) -> None:

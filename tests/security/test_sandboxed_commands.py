@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # bots in real sandboxes
+
 WRITES_ITS_DIRECTORY = ("sh -c 'touch cache.bin && exec python3 -m craits_sdk run "
                         "craits_bots.random:RandomBot'")
 """A bot that works on its author's machine and not in a contest: it writes into its own

@@ -72,6 +72,7 @@ def _play(served: Served, argv: dict[str, list[str]]) -> None:
     assert len(games) == 1 and not games[0]["faults"]
 
 
+@pytest.mark.slow
 def test_bots_that_set_what_serve_prints_for_a_self_signed_certificate_play(
     self_signed: Certs,
 ) -> None:
@@ -86,6 +87,7 @@ def test_bots_that_set_what_serve_prints_for_a_self_signed_certificate_play(
     _play(served, {"sdk": SDK_BOT, "js": JS_BOT})  # the JS bot refuses a leaf as its CA
 
 
+@pytest.mark.slow
 def test_a_certificate_signed_by_a_ca_prints_the_ca_given_with_tls_ca(signed: Certs) -> None:
     served = serve(["sdk", "pipe"], "--tls-cert", str(signed.cert), "--tls-key",
                    str(signed.key), "--tls-ca", str(signed.ca))
@@ -125,6 +127,7 @@ def _dial(command: list[str], env: dict[str, str]) -> tuple[subprocess.Completed
 
 
 @pytest.mark.parametrize("client", ["sdk", "pipe"])
+@pytest.mark.slow
 def test_a_plain_dial_to_a_tls_referee_says_it_speaks_tls(signed: Certs, client: str) -> None:
     served = serve(["a", "b"], "--tls-cert", str(signed.cert), "--tls-key", str(signed.key))
     try:

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -27,6 +29,7 @@ def run(script: str, *args: str) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow
 def test_a_small_null_calibration_through_real_games() -> None:
     report = run("calibration.py", "--fields", "k3", "--tournaments", "12",
                  "--deal-sets", "3,6,12", "--workers", "1")

@@ -155,6 +155,7 @@ SHAPES = [
 
 @pytest.mark.parametrize(("shape", "truth", "only", "size"), SHAPES, ids=[s[0] for s in SHAPES])
 @pytest.mark.parametrize("true_elo", [0.0, 120.0])
+@pytest.mark.slow
 def test_sequential_tests_keep_their_error_rates(
     shape: str, truth: dict[str, float], only: str | None, size: int, true_elo: float,
 ) -> None:
