@@ -105,6 +105,7 @@ move_ms = 20000
 [[bots]]
 name = "victim"
 command = "{victim}"
+dir = "."
 {LIMITS if trust == "adversarial" else ""}
 [[bots]]
 name = "greedy"

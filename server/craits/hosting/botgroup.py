@@ -73,6 +73,26 @@ class GroupLimits:
     processes: int
 
 
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A bot's own group on this machine for a whole run: every process of the bot (each slot,
+    each worker's) gets its group *under* it, so the kernel holds all of them together to the
+    bot's ``cpu_percent``, ``memory_mb`` and ``processes``. With a group per process a bot at
+    tables of k, on w workers, had k x w cores and k x w x ``memory_mb``: it could think on
+    every slot at once and slow its opponents, whose clocks run on wall time."""
+
+    owner: int
+    """The run process's id: the group is the run's, and a later referee removes it once that
+    process is gone (``_prepare``)."""
+    bot: str
+    """The bot's name."""
+
+    @property
+    def dirname(self) -> str:
+        safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in self.bot)[:64]
+        return f"bot-{self.owner}-account-{safe}"
+
+
 def _mounts(mountinfo: str) -> list[tuple[Path, str, frozenset[str]]]:
     """(mount point, filesystem type, super options) of each cgroup mount in ``mountinfo``."""
     found = []
@@ -162,6 +182,9 @@ def _prepare(hierarchy: Hierarchy) -> None:
     for stale in hierarchy.parent.glob("bot-*"):
         owner = stale.name.split("-")[1]
         if owner.isdigit() and not _alive(int(owner)):
+            for child in stale.glob("p-*"):  # an account's process groups go first
+                with contextlib.suppress(OSError):
+                    child.rmdir()
             with contextlib.suppress(OSError):
                 stale.rmdir()
 
@@ -189,20 +212,44 @@ def problem() -> str | None:
 
 _names = itertools.count()
 
+ACCOUNT_TRIES: Final = 5
+"""How often a process's group is made again when its account vanished meanwhile."""
+
 
 class BotGroup:
-    """One bot process's groups: made with its limits, joined before it starts, read while it
-    runs, removed after it ends."""
+    """One bot process's groups: made with its limits (or under its bot's ``Account``, which
+    holds them), joined before it starts, read while it runs, removed after it ends."""
 
-    def __init__(self, found: Iterable[Hierarchy], limits: GroupLimits) -> None:
-        name = f"bot-{os.getpid()}-{next(_names)}"
-        self.dirs = {h: h.parent / name for h in found}
+    def __init__(self, found: Iterable[Hierarchy], limits: GroupLimits,
+                 account: Account | None = None) -> None:
+        found = tuple(found)
+        self.accounts: dict[Hierarchy, Path] = {}
+        if account is None:
+            name = f"bot-{os.getpid()}-{next(_names)}"
+            self.dirs = {h: h.parent / name for h in found}
+        else:
+            self.accounts = {h: h.parent / account.dirname for h in found}
+            name = f"p-{os.getpid()}-{next(_names)}"
+            self.dirs = {h: self.accounts[h] / name for h in found}
+        for attempt in range(ACCOUNT_TRIES):
+            try:
+                self._make(limits)
+                return
+            except FileNotFoundError:  # another process removed the empty account meanwhile
+                if attempt == ACCOUNT_TRIES - 1:
+                    raise
+
+    def _make(self, limits: GroupLimits) -> None:
         made: list[Path] = []
         try:
+            for hierarchy, path in self.accounts.items():
+                path.mkdir(exist_ok=True)
+                _apply(hierarchy, path, limits)
             for hierarchy, path in self.dirs.items():
                 path.mkdir()
                 made.append(path)
-                _apply(hierarchy, path, limits)
+                if not self.accounts:
+                    _apply(hierarchy, path, limits)
         except OSError:
             for path in made:
                 with contextlib.suppress(OSError):
@@ -210,10 +257,11 @@ class BotGroup:
             raise
 
     @classmethod
-    def make(cls, limits: GroupLimits) -> BotGroup | None:
-        """The groups of a new bot process, or None where groups are not usable here."""
+    def make(cls, limits: GroupLimits, account: Account | None = None) -> BotGroup | None:
+        """The groups of a new bot process (under ``account`` if given), or None where groups
+        are not usable here."""
         found = hierarchies()
-        return None if isinstance(found, str) else cls(found, limits)
+        return None if isinstance(found, str) else cls(found, limits, account)
 
     def join_argv(self, argv: list[str]) -> list[str]:
         """``argv`` run by a shell that first moves itself into every group (as an exec, so the
@@ -243,7 +291,9 @@ class BotGroup:
                     os.kill(int(pid), signal.SIGKILL)
 
     def remove(self) -> bool:
-        """Remove the groups (once every process in them has ended); whether all went."""
+        """Remove the groups (once every process in them has ended); whether all went. The
+        account goes too when this was its last process (another of the bot's processes, in
+        this worker or another, keeps it otherwise; the next to start makes it again)."""
         gone = True
         for path in self.dirs.values():
             try:
@@ -254,6 +304,10 @@ class BotGroup:
                 gone = False
                 if exc.errno != errno.EBUSY:
                     raise
+        if gone:
+            for path in self.accounts.values():
+                with contextlib.suppress(OSError):  # EBUSY: the bot has other processes
+                    path.rmdir()
         return gone
 
 

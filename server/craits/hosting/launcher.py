@@ -30,7 +30,7 @@ from craits.referee.hub import BotEntry, BotHub
 from craits.suggest import did_you_mean
 
 from . import sandbox, spawn
-from .botgroup import JOIN_FAILED, BotGroup, GroupLimits
+from .botgroup import JOIN_FAILED, Account, BotGroup, GroupLimits
 
 
 def bundled_bots() -> dict[str, str]:
@@ -163,6 +163,8 @@ class BotProcess:
     """CPU seconds its whole tree may spend (``group`` counts them)."""
     over_limit: str | None = None
     """Why the referee ended it, when it did (its tree spent more than ``cpu_limit_s``)."""
+    sandboxed: bool = False
+    """Started in a sandbox (an isolated bot)."""
     group_closing: bool = False
     group_gone: trio.Event = field(default_factory=trio.Event)
     stopping: bool = False
@@ -310,35 +312,41 @@ async def launch(
     hub: BotHub, address: str, spec: str, name: str, log_dir: Path,
     extra_env: dict[str, str] | None = None, cwd: Path | None = None,
     plan: sandbox.SandboxPlan | None = None, log_name: str | None = None,
+    account: Account | None = None,
 ) -> BotProcess:
     """Issue a token for ``name`` and start the SPEC's process with it, in ``cwd`` if given
     (a SPEC may name files relative to the directory it was written for), or inside the
     sandbox ``plan`` describes (which has its own directory; ``address`` is then unused: the
-    bot dials the plan's socket). The caller runs ``watch``, which also copies a sandboxed
-    bot's output into its log.
+    bot dials the plan's socket). ``account``: the bot's control group on this machine, which
+    every process of the bot shares (its slots, its workers' processes), so that its share of
+    CPU and memory is the bot's, not each process's; None: a group of the process's own. The
+    caller runs ``watch``, which also copies a sandboxed bot's output into its log.
     """
     entry = hub.issue_token(name)
     # A bot command saying "python3 my_bot.py" should get this interpreter and its packages.
     given = {**(extra_env or {}), "CRAITS_TOKEN": entry.token, "CRAITS_BOT_NAME": name}
     argv = command_for(spec)
-    if plan is None:
-        env = {**os.environ, "PATH": _bot_path(), **given, "CRAITS_SERVER": address}
-    else:
-        inside = f"unix:{sandbox.SOCKET_INSIDE}"
-        env = sandbox.bot_env(_bot_path(), {**given, "CRAITS_SERVER": inside})
-        argv, cwd = sandbox.bwrap_command(plan, argv, env), Path("/")
     private.make_dirs(log_dir)
     stderr_path = log_dir / f"{_safe(log_name or name)}.stderr.log"
     if plan is None:
+        env = {**os.environ, "PATH": _bot_path(), **given, "CRAITS_SERVER": address}
         return BotProcess(entry, _start(argv, env, cwd, stderr_path, name, spec),
                           stderr_path)
+    inside = f"unix:{sandbox.SOCKET_INSIDE}"
+    bot_env = sandbox.bot_env(_bot_path(), {**given, "CRAITS_SERVER": inside})
+    prepared = sandbox.prepare(plan, argv, bot_env)
+    # bwrap's own environment (and its init's, pid 1 in the sandbox) holds no token: the bot's
+    # is given with --setenv, read from a descriptor (``sandbox.prepare``).
+    env = {"PATH": os.environ.get("PATH", os.defpath)}
+    argv, cwd = prepared.argv, Path("/")
     limits = plan.limits
-    group = BotGroup.make(GroupLimits(limits.cpu_percent, limits.memory_mb, limits.processes))
+    group = BotGroup.make(GroupLimits(limits.cpu_percent, limits.memory_mb, limits.processes),
+                          account)
     if group is not None:
         argv = group.join_argv(argv)
     reader, writer = os.pipe()
     try:
-        process = _start(argv, env, cwd, writer, name, spec)
+        process = _start(argv, env, cwd, writer, name, spec, prepared.fds)
     except LaunchError:
         os.close(reader)
         if group is not None:
@@ -346,13 +354,14 @@ async def launch(
         raise
     finally:
         os.close(writer)
+        prepared.close()
     return BotProcess(entry, process, stderr_path, reader, limits.stderr_mb << 20, group,
-                      float(limits.cpu_s))
+                      float(limits.cpu_s), sandboxed=True)
 
 
 def _start(
     argv: list[str], env: dict[str, str], cwd: Path | None, output: Path | int, name: str,
-    spec: str,
+    spec: str, pass_fds: tuple[int, ...] = (),
 ) -> spawn.ChildProcess:
     """Start the process with its stdout and stderr going to ``output`` (a log file, or a pipe's
     write end), forked by this event loop's thread (``spawn``: a sandbox's parent-death signal
@@ -361,7 +370,8 @@ def _start(
         with contextlib.ExitStack() as stack:
             target = (stack.enter_context(os.fdopen(private.open_append(output), "ab"))
                       if isinstance(output, Path) else output)
-            return spawn.start(argv, env=env, cwd=cwd, stdout=target, stderr=target)
+            return spawn.start(argv, env=env, cwd=cwd, stdout=target, stderr=target,
+                               pass_fds=pass_fds)
     except OSError as exc:
         raise LaunchError(f"cannot start bot {name!r} ({spec!r}): {exc}") from exc
 

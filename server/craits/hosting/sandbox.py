@@ -25,15 +25,20 @@ never a shell string, so no path or name can inject an option.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import itertools
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Final
+
+from . import seccomp
 
 BWRAP: Final = "bwrap"
 PRLIMIT: Final = "prlimit"
@@ -48,6 +53,21 @@ organiser's environment reaches a bot)."""
 
 SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt")
 """Mounted read-only when they exist: programs, libraries and their configuration."""
+
+PROC_MASKED_FILES: Final = (
+    "meminfo", "loadavg", "stat", "uptime", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
+    "diskstats", "interrupts", "softirqs", "schedstat", "locks", "swaps", "key-users", "keys",
+    "slabinfo", "vmallocinfo", "timer_list", "sched_debug", "kallsyms", "latency_stats",
+)
+"""Files of the sandbox's /proc that show counters of the whole machine (memory, load, CPU
+times, interrupts, file locks, ...), replaced by an empty file: any two processes that can read
+one and move it can signal each other through it (issue 30 carried a hand through
+``/proc/sys/fs/file-nr``). The sandbox's own pid namespace already hides every other process."""
+
+PROC_MASKED_DIRS: Final = ("sys", "pressure", "irq", "fs", "driver", "bus", "tty", "sysvipc")
+"""Directories of /proc masked the same way, by an empty read-only tmpfs: ``sys`` holds the
+sysctls (``fs/file-nr``, ``fs/inode-nr``, ``kernel/random/entropy_avail``...), ``pressure`` the
+machine's stall times."""
 
 UID_BASE: Final = 0x6C000000
 """First user id handed to sandboxed bots when the referee runs as root: far above any account
@@ -117,6 +137,10 @@ class SandboxPlan:
     """Paths masked by an empty tmpfs if they fall inside a mounted tree (the store, the logs)."""
     uid: int | None = None
     """A user id of the bot's own (only when the referee runs as root), else None."""
+    hardened: bool = True
+    """The kernel's global counters masked (``PROC_MASKED_FILES``, ``PROC_MASKED_DIRS``) and
+    new user namespaces refused. False only in the tests' control runs, which show what the
+    hardening stops."""
 
 
 def plan_for(bot_dir: Path, socket: Path, limits: SandboxLimits,
@@ -210,16 +234,60 @@ def bot_uid() -> int | None:
     return UID_BASE + (os.getpid() * 4096 + next(_uids)) % UID_SPAN
 
 
-def bwrap_command(plan: SandboxPlan, argv: list[str], env: Mapping[str, str]) -> list[str]:
+def bwrap_command(plan: SandboxPlan, argv: list[str], env: Mapping[str, str],
+                  seccomp_fd: int | None = None) -> list[str]:
     """The full argv: ``bwrap`` with the plan's namespaces and mounts, then (inside) ``setpriv``
     to the bot's own user id when there is one, then ``prlimit`` with the plan's limits, then
-    the bot's own ``argv``, run with exactly ``env``.
+    the bot's own ``argv``, run with exactly ``env``; ``seccomp_fd``: the filter's descriptor
+    (``seccomp.py``), given where bwrap cannot refuse user namespaces itself.
 
     The limits are set inside, on the bot alone: bwrap itself needs a few processes, and as
     root its process count would be every root process of the machine.
     """
     inner = [*_setpriv_args(plan.uid), *_prlimit_args(plan.limits, plan.uid is not None)]
-    return [*_bwrap_args(plan, env), "--", *inner, *argv]
+    options = _bwrap_args(plan, env)
+    if seccomp_fd is not None:
+        options += ["--seccomp", str(seccomp_fd)]
+    return [*options, "--", *inner, *argv]
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A sandboxed start: the short argv, and the descriptors it reads its options from."""
+
+    argv: list[str]
+    fds: tuple[int, ...]
+    """Passed to the child at their own numbers; the caller closes them once it has started."""
+
+    def close(self) -> None:
+        """Close this process's copies of the descriptors."""
+        for fd in self.fds:
+            os.close(fd)
+
+
+def prepare(plan: SandboxPlan, argv: list[str], env: Mapping[str, str]) -> Prepared:
+    """``bwrap_command`` with bwrap's own options (mounts, ``--setenv`` with the bot's token)
+    read from a descriptor (``bwrap --args FD``) instead of its command line: a command line
+    is world-readable in /proc, and inside the sandbox pid 1 is a copy of bwrap, so the bot
+    (or anything on the host) read its token and the host's paths there. What is left on the
+    command line (``setpriv``, ``prlimit``, the bot's own command) holds no secret."""
+    fds: list[int] = []
+    try:
+        seccomp_fd = None
+        if plan.hardened and plan.uid is not None and seccomp.supported():
+            seccomp_fd = seccomp.memfd()
+            fds.append(seccomp_fd)
+        full = bwrap_command(plan, argv, env, seccomp_fd)
+        split = full.index("--", full.index("--chdir"))
+        args_fd = os.memfd_create("craits-bwrap-args", 0)
+        fds.append(args_fd)
+        os.write(args_fd, b"".join(a.encode() + b"\0" for a in full[1:split]))
+        os.lseek(args_fd, 0, os.SEEK_SET)
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+    return Prepared([BWRAP, "--args", str(args_fd), *full[split:]], tuple(fds))
 
 
 def _setpriv_args(uid: int | None) -> list[str]:
@@ -243,11 +311,11 @@ def _prlimit_args(limits: SandboxLimits, own_uid: bool) -> list[str]:
 def _bwrap_args(plan: SandboxPlan, env: Mapping[str, str]) -> list[str]:
     """Namespaces, environment and mounts, in mount order: the fresh /proc, /dev and /tmp
     first, so that binds below /tmp (a bot directory there) land on top of the new /tmp."""
-    args = [BWRAP, *_namespaces(plan.uid is not None), "--die-with-parent", "--new-session",
-            "--clearenv"]
+    args = [BWRAP, *_namespaces(plan.uid is not None, plan.hardened), "--die-with-parent",
+            "--new-session", "--clearenv"]
     for name, value in env.items():
         args += ["--setenv", name, value]
-    args += ["--proc", "/proc", "--dev", "/dev",
+    args += ["--proc", "/proc", *(_proc_masks() if plan.hardened else []), "--dev", "/dev",
              "--perms", "1777", "--size", str(plan.limits.tmp_mb << 20), "--tmpfs", "/tmp"]
     for directory in SYSTEM_DIRS:
         args += ["--ro-bind-try", directory, directory]
@@ -261,14 +329,55 @@ def _bwrap_args(plan: SandboxPlan, env: Mapping[str, str]) -> list[str]:
     return args
 
 
-def _namespaces(as_root: bool) -> list[str]:
+def _namespaces(as_root: bool, hardened: bool = True) -> list[str]:
     """Every namespace. As root, all but the user namespace: the bot gets a real user id of its
-    own (``setpriv``), which a user namespace would not let it take; otherwise bwrap needs the
-    user namespace to do anything at all (``--unshare-all`` includes it)."""
+    own (``setpriv``), which a user namespace would not let it take (new user namespaces are
+    then refused by ``seccomp``); otherwise bwrap needs the user namespace to do anything at all
+    (``--unshare-all`` includes it), and ``--disable-userns`` (bubblewrap 0.8 and later, as in
+    Debian 13; Debian 12 has 0.8.0) keeps the bot from making more inside it."""
     if not as_root:
+        if hardened and disable_userns_supported():
+            return ["--unshare-all", "--unshare-user", "--disable-userns"]
         return ["--unshare-all"]
     return ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
             "--unshare-cgroup-try"]
+
+
+@functools.cache
+def disable_userns_supported() -> bool:
+    """Whether the installed bwrap has ``--disable-userns`` (asked once: its ``--help``)."""
+    try:
+        shown = subprocess.run([BWRAP, "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--disable-userns" in shown.stdout + shown.stderr
+
+
+@functools.cache
+def _proc_masks() -> list[str]:
+    """The mounts that mask the global counters of the sandbox's /proc (those this kernel has:
+    bwrap fails on a mount point that is not there)."""
+    args: list[str] = []
+    for name in PROC_MASKED_FILES:
+        if os.path.isfile(f"/proc/{name}"):
+            args += ["--ro-bind", str(_empty_file()), f"/proc/{name}"]
+    for name in PROC_MASKED_DIRS:
+        if os.path.isdir(f"/proc/{name}"):
+            args += ["--perms", "0555", "--tmpfs", f"/proc/{name}", "--remount-ro",
+                     f"/proc/{name}"]
+    return args
+
+
+@functools.cache
+def _empty_file() -> Path:
+    """An empty file every bot may read, mounted over the masked counters (``/dev/null`` would
+    not do: bwrap's binds are ``nodev``, so reading it there fails)."""
+    folder = Path(tempfile.mkdtemp(prefix="craits-empty-"))
+    folder.chmod(0o755)
+    empty = folder / "empty"
+    empty.touch(0o444)
+    atexit.register(shutil.rmtree, folder, True)
+    return empty
 
 
 def _parents(path: Path, made: set[Path]) -> list[str]:

@@ -69,13 +69,14 @@ class ChildProcess:
 def start(
     argv: Sequence[str], *, env: Mapping[str, str], cwd: Path | None = None,
     stdout: int | IO[bytes] | None = None, stderr: int | IO[bytes] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> ChildProcess:
     """Start ``argv`` in a session of its own (so its whole group can be signalled), with
     standard input from /dev/null, from the calling thread: call it from the event loop's
     thread, whose life bounds the child's (see the module's docstring). ``OSError`` when it
-    cannot be started."""
+    cannot be started. ``pass_fds``: descriptors the child keeps, at their own numbers."""
     popen = subprocess.Popen(
         list(argv), env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL, stdout=stdout,
-        stderr=stderr, start_new_session=True,
+        stderr=stderr, start_new_session=True, pass_fds=pass_fds,
     )
     return ChildProcess(popen)

@@ -15,13 +15,15 @@ Game ids come from the same key and the game's index: opaque names that say noth
 A job carries everything needed to play its game elsewhere (``Job.to_dict``).
 
 Jobs are ordered deal set first, then meeting, then seating: early jobs already cover every
-meeting (live ratings stay balanced), and a match can stop after any complete deal set.
+meeting (live ratings stay balanced), and a match can stop after any complete deal set. Runs with
+sandboxed bots at duplicate deals are *claimed* seating-major instead (``seating_major``).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +135,33 @@ def iter_jobs(
                     game_id=key.game_id("tournament-game", index),
                 )
                 index += 1
+
+
+UNSAFE_INTERLEAVED_ENV = "_CRAITS_UNSAFE_INTERLEAVED_SEATINGS"
+"""A test hook, not a setting: ``=1`` in the environment of a run (and its workers) plays the
+seatings of a deal set interleaved as before seating-major order, so that the tests' control runs
+can show the channel between a bot's processes that seating-major order closes
+(``tests/security/test_seating_order.py``). Never set it in a contest."""
+
+
+def seating_major(config: TournamentConfig) -> bool:
+    """Whether the run plays seating-major: every job of seating 0 (of every meeting and deal
+    set) before any of seating 1, and so on, with every process of every sandboxed bot ended
+    between two seatings (``run.local_tables``). For duplicate deals with sandboxed bots: then
+    no process of a bot, and no process alive at the same time as it, has seen another seating
+    of a deal it plays, so no channel between processes that run at once on one machine (shared
+    kernel counters, CPU timing; ``docs/security.md``) can carry an opponent's cards. The claim
+    order follows it (``Store.claim_next``), and so does a resumed run. The game indices, and
+    hence the stored schedule, do not change."""
+    if os.environ.get(UNSAFE_INTERLEAVED_ENV) == "1":
+        return False
+    return config.deals == "duplicate" and any(config.isolated(n) for n in config.bot_names)
+
+
+def phase_of(config: TournamentConfig, job: Job) -> int | None:
+    """The seating a job's bots play it in under ``seating_major`` order, else None (no
+    phases: its bots' processes live for the whole run)."""
+    return job.rotation if seating_major(config) else None
 
 
 def iter_meetings(config: TournamentConfig) -> Iterator[tuple[str, ...]]:

@@ -17,7 +17,10 @@ tables here (``inprocess``), and a pool of only such bots needs no referee.
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -88,6 +91,8 @@ def isolation_problem(config: TournamentConfig, workdir: Path | None) -> str | N
         return missing
     home = workdir or Path.cwd()
     for spec in isolated:
+        if not spec.directory:
+            continue  # it gets an empty directory of its own (``BotPool._plan``)
         where = home / spec.directory
         if not where.is_dir():
             return (f"bot {spec.name!r}: its directory {where} does not exist "
@@ -129,11 +134,17 @@ class BotPool:
         self, referee: Referee | None, nursery: trio.Nursery, log_dir: Path,
         say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
         workdir: Path | None = None, isolation: Isolation | None = None, log_tag: str = "",
+        account_owner: int | None = None,
     ) -> None:
         """``referee``: None when every bot plays in process; ``workdir``: where launched bots
         run (None: the current directory); ``isolation``: None when no bot is sandboxed (the
         referee then needs no socket); ``log_tag``: added to the bots' log names (a worker
-        process's number, so that workers never write one file)."""
+        process's number, so that workers never write one file); ``account_owner``: the process
+        whose id names each sandboxed bot's control group on this machine (the
+        ``botgroup.Account`` every process of the bot shares, in every worker); None: this
+        one."""
+        self._account_owner = os.getpid() if account_owner is None else account_owner
+        self._empty: Path | None = None
         self._maybe_referee = referee
         self._log_tag = log_tag
         self._nursery = nursery
@@ -222,9 +233,25 @@ class BotPool:
 
     async def stop(self) -> None:
         """Tell every bot we are done, then stop the processes we started."""
-        if self._maybe_referee is None:
-            return
-        await stop_all(self._referee.hub, list(self._processes.values()))
+        try:
+            if self._maybe_referee is not None:
+                await stop_all(self._referee.hub, list(self._processes.values()))
+        finally:
+            if self._empty is not None:
+                shutil.rmtree(self._empty, ignore_errors=True)
+
+    async def end_isolated(self) -> None:
+        """End every process of every sandboxed bot (their sandboxes' ``/tmp`` goes with
+        them); each starts afresh at its next seat. Called between the seatings of a
+        seating-major run (``schedule.seating_major``), when none of them is playing: a process
+        of the next seating then never runs beside one that saw an earlier seating of its deal,
+        so no channel between them (a counter, CPU timing) can carry a hand."""
+        ending = [key for key, process in self._processes.items() if process.sandboxed]
+        async with trio.open_nursery() as nursery:
+            for key in ending:
+                process = self._processes.pop(key)
+                del self._entries[key]
+                nursery.start_soon(process.stop)
 
     async def _launch(self, key: Slot) -> BotEntry:
         name, slot = key
@@ -234,6 +261,7 @@ class BotPool:
             cwd=self._bot_dir(spec), plan=self._plan(spec),
             log_name=".".join([name, *([str(slot)] if slot else []),
                                *([self._log_tag] if self._log_tag else [])]),
+            account=botgroup.Account(self._account_owner, name),
         )
         self._processes[key] = process
         self._entries[key] = process.entry
@@ -252,9 +280,19 @@ class BotPool:
             return None
         if self._referee.socket is None:
             raise BotPoolError("sandboxed bots need a referee listening on a Unix socket")
-        return sandbox.plan_for((self._bot_dir(spec) or Path.cwd()).resolve(),
+        where = self._bot_dir(spec) if spec.directory else self._empty_dir()
+        return sandbox.plan_for((where or Path.cwd()).resolve(),
                                 self._referee.socket_for(spec.name), spec.limits,
                                 self._isolation.hidden)
+
+    def _empty_dir(self) -> Path:
+        """The directory of a sandboxed bot given no ``dir``: an empty one, not the
+        tournament's, which holds the tournament file (a remote bot's token was in it), other
+        contestants' code and often the store."""
+        if self._empty is None:
+            self._empty = Path(tempfile.mkdtemp(prefix="craits-bot-"))
+            self._empty.chmod(0o755)  # bots run under user ids of their own
+        return self._empty
 
     def _bot_dir(self, spec: BotSpec) -> Path | None:
         """Where a launched bot runs: its own directory, relative to the tournament's."""

@@ -13,13 +13,15 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import trio
+
 from craits.engine import Rules
 from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.listener import TlsFiles
 from craits.referee.policy import TimeControl
 from craits.referee.server import Referee, open_referee
 from craits.tournament.plan.config import TournamentConfig
-from craits.tournament.plan.schedule import Job, stored_game_id
+from craits.tournament.plan.schedule import Job, phase_of, stored_game_id
 from craits.tournament.store.game_records import FinishedGame, PlayLog
 
 from .botpool import BotPool, Isolation
@@ -34,9 +36,28 @@ class LocalTables:
         self.tid = tournament_id
         self.busy: Counter[str] = Counter()
         """Tables each bot sits at here now (the runner counts them against its limit)."""
+        self.phase: int | None = None
+        """The seating this place's sandboxed processes play in a seating-major run (None
+        before its first job, and in runs without phases)."""
+        self._phasing = trio.Lock()
+
+    async def enter_phase(self, phase: int) -> None:
+        """Start seating ``phase`` here: end every sandboxed bot process that played another
+        seating (``BotPool.end_isolated``). The claim order guarantees that no game of an
+        earlier seating is still being played anywhere when the first job of a new one is
+        claimed (``Store.claim_next``); the processes started before the first job have seen
+        nothing and are kept."""
+        async with self._phasing:
+            if self.phase != phase:
+                if self.phase is not None:
+                    await self.pool.end_isolated()
+                self.phase = phase
 
     async def play(self, job: Job) -> FinishedGame:
         """Play the job's game to the end and return what the store keeps of it."""
+        phase = phase_of(self.config, job)
+        if phase is not None:
+            await self.enter_phase(phase)
         seats = [await self.pool.seat(name, self._slot(job, name)) for name in job.seats]
         spec = GameSpec(
             stored_game_id(job, self.config.seed), Rules.from_json(job.rules_json), job.seed,

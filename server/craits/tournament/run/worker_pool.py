@@ -27,7 +27,8 @@ from typing import Final
 
 import trio
 
-from craits.tournament.plan.schedule import Job
+from craits.tournament.plan.config import TournamentConfig, config_from_dict
+from craits.tournament.plan.schedule import Job, phase_of
 from craits.tournament.store.game_records import FinishedGame
 
 from .botpool import BotPoolError
@@ -57,6 +58,9 @@ class WorkerTables:
         self._conn = Connection(ours.detach())
         self._conn.send(dataclasses.replace(setup, number=number))
         self._waiting: dict[int, trio.MemorySendChannel[FinishedGame]] = {}
+        self.gate: PhaseGate | None = None
+        """Shared by every worker of the run (``open_workers``)."""
+        self._phased = trio.Event()
 
     @property
     def pid(self) -> int:
@@ -69,6 +73,8 @@ class WorkerTables:
 
     async def play(self, job: Job) -> FinishedGame:
         """Send the job to the worker; its finished game, once ``listen`` has it."""
+        if self.gate is not None:
+            await self.gate.enter(job)
         send, game = trio.open_memory_channel[FinishedGame](1)
         self._waiting[job.game_index] = send
         try:
@@ -80,10 +86,24 @@ class WorkerTables:
         finally:
             del self._waiting[job.game_index]
 
+    async def end_phase(self, phase: int) -> None:
+        """Have the worker end its sandboxed processes of other seatings, and wait until it
+        has (``worker_process._enter_phase``)."""
+        self._phased = trio.Event()
+        try:
+            self._conn.send(("phase", phase))
+        except OSError:
+            raise await self._gone() from None
+        await self._phased.wait()
+
     async def listen(self) -> None:
         """Hand each finished game to its table; raise if the worker fails or goes."""
         while True:
-            message = self._check(await self._receive(), "done")
+            received = await self._receive()
+            if received[0] == "phased":
+                self._phased.set()
+                continue
+            message = self._check(received, "done")
             game = message[1]
             assert isinstance(game, FinishedGame), "a worker sent something else as a game"
             table = self._waiting.get(game.game_index)
@@ -130,12 +150,42 @@ class WorkerTables:
             await trio.to_thread.run_sync(self._process.wait)
 
 
+class PhaseGate:
+    """Seating-major order across worker processes (``schedule.seating_major``): before the
+    first job of a new seating goes to any worker, every worker ends its sandboxed processes
+    of the seating before, so that on this machine no process of the new seating runs beside
+    one that saw an earlier seating of its deal (a worker that got no job of the new seating
+    would otherwise keep them)."""
+
+    def __init__(self, config: TournamentConfig, workers: list[WorkerTables]) -> None:
+        self._config = config
+        self._workers = workers
+        self._phase: int | None = None
+        self._lock = trio.Lock()
+
+    async def enter(self, job: Job) -> None:
+        """Wait until every worker plays ``job``'s seating."""
+        phase = phase_of(self._config, job)
+        if phase is None:
+            return
+        async with self._lock:
+            if self._phase == phase:
+                return
+            async with trio.open_nursery() as nursery:
+                for worker in self._workers:
+                    nursery.start_soon(worker.end_phase, phase)
+            self._phase = phase
+
+
 @asynccontextmanager
 async def open_workers(setup: WorkerSetup, count: int) -> AsyncIterator[list[WorkerTables]]:
     """``count`` worker processes with their bots in, listened to while the body runs."""
     workers: list[WorkerTables] = []
     try:
         workers.extend(WorkerTables(number, setup) for number in range(1, count + 1))
+        gate = PhaseGate(config_from_dict(setup.config), workers)
+        for worker in workers:
+            worker.gate = gate
         for worker in workers:
             await worker.ready()
         async with trio.open_nursery() as nursery:

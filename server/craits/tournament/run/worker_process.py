@@ -15,6 +15,7 @@ its own name, so the command that ran the tournament says what it says without w
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -56,6 +57,11 @@ class WorkerSetup:
     host: str
     number: int = 0
     """Which worker this is (1, 2, ...): its bots' logs are named with it."""
+    account_owner: int | None = None
+    """Whose control group each sandboxed bot's processes share on this machine
+    (``botgroup.Account``); None: this process's parent's, which is the run process for a
+    worker process and the node's raylet for a Ray actor, so that every worker of the run on
+    one machine puts a bot's processes in one group."""
 
 
 @asynccontextmanager
@@ -71,7 +77,8 @@ async def open_tables(setup: WorkerSetup) -> AsyncIterator[LocalTables]:
         trio.open_nursery() as nursery,
     ):
         pool = BotPool(referee, nursery, setup.log_dir, workdir=setup.workdir,
-                       isolation=isolation, log_tag=f"w{setup.number}")
+                       isolation=isolation, log_tag=f"w{setup.number}",
+                       account_owner=setup.account_owner or os.getppid())
         try:
             await pool.start(config.bots, REMOTE_CONNECT_S)
             yield LocalTables(pool, config, setup.tournament_id)
@@ -106,8 +113,18 @@ async def serve(conn: Connection, setup: WorkerSetup) -> None:
 async def _play_sent(conn: Connection, tables: LocalTables) -> None:
     async with trio.open_nursery() as nursery:
         while (message := await receive(conn)) is not None:
-            nursery.start_soon(_play_one, conn, tables, message[1])
+            if message[0] == "phase":
+                nursery.start_soon(_enter_phase, conn, tables, message[1])
+            else:
+                nursery.start_soon(_play_one, conn, tables, message[1])
         nursery.cancel_scope.cancel()
+
+
+async def _enter_phase(conn: Connection, tables: LocalTables, phase: int) -> None:
+    """End this worker's processes of other seatings (``LocalTables.enter_phase``), and say so:
+    the run process starts the new seating only once every worker has."""
+    await tables.enter_phase(phase)
+    conn.send(("phased", phase))
 
 
 async def _play_one(conn: Connection, tables: LocalTables, job: Job) -> None:

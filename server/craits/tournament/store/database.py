@@ -42,7 +42,7 @@ from craits.dealkey import run_key
 from craits.ratings.results import ScoredGame
 from craits.ratings.standings import Standings, compute_standings
 from craits.tournament.plan.config import TournamentConfig, config_from_dict
-from craits.tournament.plan.schedule import Job, build_schedule
+from craits.tournament.plan.schedule import Job, build_schedule, seating_major
 
 from .dbfile import OPEN_MODES, open_connection
 from .dbfile import OpenMode as OpenMode
@@ -269,11 +269,19 @@ class Store:
 
         ``can_seat`` sees each candidate's seats (bot per seat) and says whether the runner can
         start it now, e.g. whether every bot is under its limit of concurrent tables.
+
+        Seating-major (``schedule.seating_major``): only jobs of the lowest seating that still
+        has a job pending or running are candidates, so no game of seating r + 1 is claimed
+        before every game of seating r is recorded (and its bots' processes can be ended); a
+        resumed run starts again at the lowest seating left.
         """
+        phased = seating_major(self.config(tournament_id))
         with self._transaction() as db:
             cursor = db.execute(
                 "SELECT id, seats FROM jobs WHERE tournament_id=? AND status='pending'"
-                " ORDER BY game_index", (tournament_id,),
+                + (" AND rotation=(SELECT MIN(rotation) FROM jobs WHERE tournament_id=?"
+                   " AND status IN ('pending', 'running'))" if phased else "")
+                + " ORDER BY game_index", (tournament_id,) * (2 if phased else 1),
             )
             chosen = next((row["id"] for row in cursor
                            if can_seat is None or can_seat(tuple(json.loads(row["seats"])))),
