@@ -10,7 +10,10 @@
 // Exit status: 0 the referee ended the stream normally (or shut down); 2 the referee sent any
 // other fatal Error, or the environment is incomplete; 3 the referee stayed unreachable.
 
+const dns = require('dns');
 const fs = require('fs');
+const net = require('net');
+const os = require('os');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -36,6 +39,13 @@ const EXIT_UNREACHABLE = 3;
 const ATTEMPTS = 8; // failed connections in a row before giving up (reset by each Welcome)
 const BACKOFF_MS = 200; // first wait before re-dialling; doubles each time
 const MAX_BACKOFF_MS = 5000; // with ATTEMPTS, about 16 s of trying, as the Python SDK does
+// A refusal that a later dial can get past: too many streams waiting to say Hello, or too many
+// wrong tokens, from this bot's address (others behind it). Retried with backoff as a failed
+// dial, even before any Welcome; the referee never refuses a right token.
+const RETRIED_ALWAYS = new Set(['ERROR_CODE_ABUSE']);
+// Retried once this bot has been welcomed: the referee may still hold the old stream's token.
+const RETRIED_ON_REDIAL = new Set(['ERROR_CODE_BAD_TOKEN', 'ERROR_CODE_ABUSE']);
+const ALLOW_PLAINTEXT = 'CRAITS_ALLOW_PLAINTEXT';
 
 function log(line) {
   process.stderr.write(`${line}\n`);
@@ -91,14 +101,51 @@ function dialTarget(server, env) {
   const address = scheme ? server.slice(scheme[0].length).replace(/\/+$/, '') : server;
   const caFile = env.CRAITS_TLS_CA;
   if (address.startsWith('unix:') || (!scheme && !caFile)) {
-    return { address, credentials: grpc.credentials.createInsecure() };
+    return { address, tls: false, credentials: grpc.credentials.createInsecure() };
   }
   const ca = caFile ? fs.readFileSync(caFile) : null;
-  return { address, credentials: grpc.credentials.createSsl(ca) };
+  return { address, tls: true, credentials: grpc.credentials.createSsl(ca) };
+}
+
+// Whether every address `host` names is this machine's (loopback, unspecified, or an address
+// of one of its interfaces): a plain-text dial there never leaves the machine.
+async function isThisMachine(host) {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost') return true;
+  let found;
+  try {
+    found = net.isIP(bare) ? [{ address: bare }] : await dns.promises.lookup(bare, { all: true });
+  } catch {
+    return false;
+  }
+  const own = new Set(['0.0.0.0', '::', '::1']);
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const iface of list || []) own.add(iface.address);
+  }
+  const local = (a) => own.has(a) || a.startsWith('127.') || a.startsWith('::ffff:127.');
+  return found.length > 0 && found.every(({ address }) => local(address));
+}
+
+// Why this bot will not dial `server` (null when it may): a plain-text dial beyond this machine
+// would hand the token to whoever answers, readable on the path, as in the Python SDK.
+async function plaintextRefusal(server, env) {
+  const { address, tls } = dialTarget(server, env);
+  if (tls || address.startsWith('unix:') || env[ALLOW_PLAINTEXT] === '1') return null;
+  if (await isThisMachine(address.slice(0, address.lastIndexOf(':')))) return null;
+  return `CRAITS_SERVER ${address} is beyond this machine and the dial is plain text: this bot ` +
+    'will not send its token where anyone on the path can read it. Dial over TLS: ' +
+    `CRAITS_SERVER=tls://${address} (checked against this system's CAs), or CRAITS_TLS_CA=FILE ` +
+    'naming the CA certificate the organiser gave you (`craits serve` prints it); or, on a ' +
+    `network you trust, set ${ALLOW_PLAINTEXT}=1`;
 }
 
 // Connect, and re-dial with backoff while the stream keeps dropping; return the exit status.
 async function serve(server, token) {
+  const refusal = await plaintextRefusal(server, process.env);
+  if (refusal) {
+    log(`craits-js-bot: ${refusal}`);
+    return EXIT_REFUSED;
+  }
   const { address, credentials } = dialTarget(server, process.env);
   const client = new (loadRefereeClient())(address, credentials);
   const session = new Session(log);
@@ -108,12 +155,16 @@ async function serve(server, token) {
     session.welcomed = false;
     const outcome = await connectOnce(client, session, token);
     if (outcome.done) return EXIT_OK;
-    if (outcome.fatal) {
+    if (session.welcomed) everWelcomed = 1;
+    const code = outcome.fatal && outcome.fatal.code;
+    const retried = RETRIED_ALWAYS.has(code) || (everWelcomed && RETRIED_ON_REDIAL.has(code));
+    if (outcome.fatal && retried) {
+      outcome.reason = `refused for now: ${outcome.fatal.message}`;
+    } else if (outcome.fatal) {
       log(`craits-js-bot: the referee ended the connection: ${outcome.fatal.message}`);
       // A referee shutting down says so with an Error: that is the normal end of the stream.
-      return outcome.fatal.code === 'ERROR_CODE_SHUTDOWN' ? EXIT_OK : EXIT_REFUSED;
+      return code === 'ERROR_CODE_SHUTDOWN' ? EXIT_OK : EXIT_REFUSED;
     }
-    if (session.welcomed) everWelcomed = 1;
     failures = session.welcomed ? 0 : failures + 1;
     if (failures >= ATTEMPTS) {
       log(`craits-js-bot: referee at ${server} unreachable (${outcome.reason}); ` +
@@ -147,5 +198,6 @@ if (require.main === module) {
 }
 
 module.exports = {
-  LOADER_OPTIONS, PROTO_FILE, PROTO_ROOT, connectOnce, dialTarget, loadRefereeClient,
+  LOADER_OPTIONS, PROTO_FILE, PROTO_ROOT, connectOnce, dialTarget, isThisMachine,
+  loadRefereeClient, plaintextRefusal,
 };

@@ -19,8 +19,11 @@ should end with (the ``EXIT_*`` constants).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import logging
 import os
+import socket
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -59,6 +62,11 @@ _ERROR_EXIT: Final = {
 
 _RETRIED_ON_REDIAL: Final = frozenset({pb.ERROR_CODE_BAD_TOKEN, pb.ERROR_CODE_ABUSE})
 """Errors retried (with backoff) once this bot has been welcomed (``_on_referee_error``)."""
+_RETRIED_ALWAYS: Final = frozenset({pb.ERROR_CODE_ABUSE})
+"""Errors retried (with backoff, as failed dials) even before any Welcome: what others did
+(streams flooded or wrong tokens sent from this bot's address) and a wait can mend."""
+ALLOW_PLAINTEXT: Final = "CRAITS_ALLOW_PLAINTEXT"
+"""Set to 1 to let a bot send its token in plain text to a referee beyond this machine."""
 
 _Call = grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]
 
@@ -114,8 +122,61 @@ class Options:
         ca_pem = _read_ca(os.environ.get("CRAITS_TLS_CA", ""))
         if server.startswith("unix:"):  # a sandbox's socket never leaves the machine
             tls, ca_pem = False, None
-        return Options(server=server, token=token, attempts=attempts,
-                       tls=tls or ca_pem is not None, ca_pem=ca_pem)
+        tls = tls or ca_pem is not None
+        if not tls and os.environ.get(ALLOW_PLAINTEXT, "") != "1":
+            check_plaintext(server, source)
+        return Options(server=server, token=token, attempts=attempts, tls=tls, ca_pem=ca_pem)
+
+
+def check_plaintext(address: str, source: str = "--server") -> None:
+    """``ValueError`` saying what to set when a plain-text dial to ``address`` would carry the
+    token beyond this machine (anything but ``unix:``, loopback, or an address of this
+    machine's own, whose packets never leave it).
+
+    The token is a bot's whole identity: sent in plain text it is readable on the path, and
+    whoever answers at the address (a typo, a spoofed name, a hostile network) gets it. TLS is
+    what proves the referee is the organiser's, so a remote dial must be TLS unless its user
+    says otherwise (``CRAITS_ALLOW_PLAINTEXT=1``).
+    """
+    if address.startswith("unix:"):
+        return
+    host = address.rpartition(":")[0]
+    if is_this_machine(host):
+        return
+    raise ValueError(
+        f"{source} {address!r} is beyond this machine and the dial is plain text: this bot "
+        f"will not send its token where anyone on the path can read it. Dial over TLS: "
+        f"CRAITS_SERVER=tls://{address} (checked against this system's CAs), or "
+        "CRAITS_TLS_CA=FILE naming the CA certificate the organiser gave you (`craits serve` "
+        f"prints it); or, on a network you trust, set {ALLOW_PLAINTEXT}=1"
+    )
+
+
+def is_this_machine(host: str) -> bool:
+    """Whether every address ``host`` names is this machine's: loopback, the unspecified
+    address (which dials this machine), or one an own socket can bind to (an address of one
+    of its interfaces: the kernel keeps such traffic on the machine)."""
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return False
+    return bool(infos) and all(_own_address(str(info[4][0]), info[0]) for info in infos)
+
+
+def _own_address(text: str, family: int) -> bool:
+    try:
+        address = ipaddress.ip_address(text.partition("%")[0])
+    except ValueError:
+        return False
+    if address.is_loopback or address.is_unspecified:
+        return True
+    with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.bind((text, 0))
+        return True
+    return False
 
 
 TLS_SCHEMES: Final = ("tls://", "https://")
@@ -348,10 +409,13 @@ def _on_referee_error(session: SessionLike, err: RefereeError, log: logging.Logg
     """Decide what a fatal ``Error`` means for this process.
 
     A bad token on a re-dial is retried: the referee may not yet have noticed that this bot's
-    previous stream is dead and still count the token as in use. So is ``ABUSE`` on a re-dial:
-    the referee holds back an address that sent too many wrong tokens (another client behind
-    the same address may have), for a few seconds.
+    previous stream is dead and still count the token as in use. ``ABUSE`` is retried always,
+    with backoff, as a failed dial: it says what others behind this bot's address (or this bot's
+    own earlier streams) did, too many streams waiting to say Hello or too many wrong tokens,
+    and a later dial with the right token gets in (the referee never refuses a right token).
     """
+    if err.code in _RETRIED_ALWAYS:
+        return f"refused for now: {err.message}"
     if err.code in _RETRIED_ON_REDIAL and session.ever_welcomed:
         return f"refused on reconnect: {err.message}"
     status = _ERROR_EXIT.get(err.code, EXIT_FAILURE)
