@@ -44,6 +44,7 @@ short_game = true
 [[bots]]
 name = "mine"
 command = "python3 -m craits_sdk run mybot:MyBot"
+dir = "."  # the tournament's directory: a bot given no dir gets an empty one
 [[bots]]
 name = "lowcard"
 """

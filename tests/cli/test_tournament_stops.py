@@ -139,6 +139,7 @@ short_game = true
 [[bots]]
 name = "crasher"
 command = "python3 -m craits_sdk run crasher:Crasher"
+dir = "."  # the tournament's directory: a bot given no dir gets an empty one
 [[bots]]
 name = "lowcard"
 """
