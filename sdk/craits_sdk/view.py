@@ -42,13 +42,17 @@ class Rejection:
         return self.reason
 
 
-OBSERVED: Final = (
-    "seat", "players", "hand_number", "hands_in_game", "deal_size", "dealer", "direction",
-    "phase", "to_act", "hand", "hand_sizes", "stock_size", "discard_size", "top_card",
-    "active_suit", "count", "jack_penalty", "king_left", "forfeits", "totals", "pressure_counts",
-)
-"""The fields a view reads from its source the first time each is read (the names of
-``Observation``'s fields, which hold the same values)."""
+NOT_OBSERVED: Final = {
+    "legal_moves": "given when the view is made: every bot reads them, so they are decoded at once",
+    "events": "the history is kept by the game (``GameInfo.history``), read through ``events``",
+    "events_from": "likewise: ``history_start`` and ``history_len`` say where the view's starts",
+}
+"""``Observation``'s fields that a view does not read lazily from its source, and why."""
+OBSERVED: Final = tuple(name for name in Observation._fields if name not in NOT_OBSERVED)
+"""The fields a view reads from its source the first time each is read: every field of the
+engine's ``Observation`` but ``NOT_OBSERVED``, under the same name and with the same value (a
+field added to ``Observation`` is a view's slot at once; tests/protocol/
+test_observation_fields.py holds the annotations below to it)."""
 _OBSERVED: Final = frozenset(OBSERVED)
 _GIVEN: Final = (
     "game", "decision_id", "legal_moves", "history_start", "history_len", "move_ms", "bank_ms",

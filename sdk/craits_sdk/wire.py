@@ -1,9 +1,9 @@
 """Protobuf messages to SDK values and back, for the bot side of the protocol.
 
-``craits.protocol`` holds the per-value conversions (cards, moves, events, rules) and is reused
-here; what it does not have, because the referee never needs it, is the reverse direction for a
-request (its observation's fields as engine values, one at a time, for the lazy ``View``) and
-the building of replies. Errors in a malformed message surface as ``ValueError``
+``craits.protocol`` holds the conversions (cards, moves, events, rules, each observation field's
+decoder, the cache of listed moves) and is reused here; what it does not have, because the
+referee never needs it, is the wiring of a request into the lazy ``View`` and the building of
+replies. Errors in a malformed message surface as ``ValueError``
 (``craits.protocol.ReplyError`` is one): at once for the legal moves, so that the session can
 answer the first one rather than stall, and for any other field when the bot reads it, inside
 ``decide``, whose failures the session already answers with the first legal move.
@@ -11,16 +11,16 @@ answer the first one rather than stall, and for any other field when the bot rea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from operator import attrgetter
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any
 
-from craits.engine import Card, Move, Phase, Rules, preset
-from craits.protocol import ReplyError, card_from_pb, move_from_pb, move_to_pb, rules_from_pb
+from craits.engine import Move, Rules, preset
+from craits.protocol import OBSERVATION_DECODERS, move_to_pb, rules_from_pb
+from craits.protocol import listed_moves as protocol_listed_moves
 from craits.v1 import referee_pb2 as pb
 
 from .game import GameInfo, GameResult
-from .view import OBSERVED, View
+from .view import View
 
 
 def game_from_start(msg: pb.GameStart) -> GameInfo:
@@ -69,69 +69,16 @@ def view_from_request(req: pb.DecisionRequest, game: GameInfo) -> View:
 
 
 def listed_moves(req: pb.DecisionRequest) -> tuple[Move, ...]:
-    """The request's legal moves, each distinct encoding decoded once per process.
-
-    Moves are immutable and few (every game lists them from the same few hundred), so one cache
-    serves every game: a cache per game decoded a quarter of all listed moves afresh, one for
-    every request in four, as each game met its moves for the first time.
-    """
-    cache, moves = _LISTED_MOVES, []
-    for msg in req.legal_moves:
-        key = msg.SerializeToString()
-        move = cache.get(key)
-        if move is None:
-            move = move_from_pb(msg)  # raises before caching a malformed move
-            if len(cache) >= _LISTED_MOVES_MAX:
-                cache.clear()
-            cache[key] = move
-        moves.append(move)
-    return tuple(moves)
-
-
-_LISTED_MOVES: dict[bytes, Move] = {}
-"""Listed moves by encoding (``listed_moves``)."""
-_LISTED_MOVES_MAX: Final = 4_096
-"""A bound against a referee that lists endless distinct encodings; real games use a few
-hundred."""
+    """The request's legal moves (``craits.protocol.listed_moves``: each distinct encoding
+    decoded once per process, for every game)."""
+    return protocol_listed_moves(req.legal_moves)
 
 
 def observed_field(obs: pb.Observation, name: str) -> Any:
     """The engine value of the observation's field ``name`` (a ``View`` decoder: see
-    ``View.OBSERVED``); ``ValueError`` for a card, suit or phase that does not exist."""
-    return _OBSERVED_FIELDS[name](obs)
-
-
-def _hand(obs: pb.Observation) -> tuple[Card, ...]:
-    return tuple([card_from_pb(c) for c in obs.hand])
-
-
-def _top_card(obs: pb.Observation) -> Card:
-    return card_from_pb(obs.top_card)
-
-
-def _phase(obs: pb.Observation) -> Phase:
-    return Phase(obs.phase)
-
-
-def _active_suit(obs: pb.Observation) -> int:
-    """The engine suit (0-3) of the wire's (1-4)."""
-    if not 1 <= obs.active_suit <= 4:
-        raise ReplyError(f"active suit {obs.active_suit} does not exist")
-    return obs.active_suit - 1
-
-
-def _tuple_of(name: str) -> Callable[[pb.Observation], tuple[int, ...]]:
-    read = attrgetter(name)
-    return lambda obs: tuple(read(obs))
-
-
-_DECODED: Final[dict[str, Callable[[pb.Observation], Any]]] = {
-    "hand": _hand, "top_card": _top_card, "phase": _phase, "active_suit": _active_suit,
-    **{name: _tuple_of(name) for name in ("hand_sizes", "forfeits", "totals", "pressure_counts")},
-}
-"""Fields whose wire form is not already the engine's value."""
-_OBSERVED_FIELDS: Final = {name: _DECODED.get(name) or attrgetter(name) for name in OBSERVED}
-"""``View.OBSERVED`` field -> its decoder (the rest are plain integers on both sides)."""
+    ``View.OBSERVED``); ``ValueError`` for a card, suit or phase that does not exist. The
+    decoders are the protocol's own (``craits.protocol.OBSERVATION_DECODERS``)."""
+    return OBSERVATION_DECODERS[name](obs)
 
 
 def result_from_end(msg: pb.GameEnd, game: GameInfo) -> GameResult:

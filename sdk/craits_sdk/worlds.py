@@ -45,8 +45,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from craits.engine import CARDS, Card, Event, Game, Phase, Rules, game_deck, shuffle
+from craits.engine import CARDS, Card, Event, EventKind, Game, Phase, Rules, game_deck, shuffle
 from craits.engine.cards import JACK, RANK, SUIT
+from craits.engine.legal import COUNT_CARDS, JACK_CARDS, playable, wild_cards
 
 if TYPE_CHECKING:
     from .view import View
@@ -58,6 +59,23 @@ GREEDY_TRIES: Final = 4
 
 _DECISION_DRAWS: Final = frozenset({"unable", "count", "jack"})
 """Draw reasons that are a seat's own move (the others are penalties and card functions)."""
+
+
+# The event kinds the history is read by, bound once (an enum member's lookup costs ~80 ns on
+# CPython 3.11, a module name ~15; a hand's replay compares each event with several).
+_HAND_START: Final = EventKind.HAND_START
+_PLAY: Final = EventKind.PLAY
+_UPTURN: Final = EventKind.UPTURN
+_COUNT: Final = EventKind.COUNT
+_COUNT_END: Final = EventKind.COUNT_END
+_CHOOSE_SUIT: Final = EventKind.CHOOSE_SUIT
+_DRAW: Final = EventKind.DRAW
+_RESHUFFLE: Final = EventKind.RESHUFFLE
+_DEAL: Final = EventKind.DEAL
+_PRESSURE: Final = EventKind.PRESSURE
+_HAND_SCORE: Final = EventKind.HAND_SCORE
+_HAND_END: Final = EventKind.HAND_END
+_WENT_OUT: Final = EventKind.WENT_OUT
 
 
 class WorldError(ValueError):
@@ -72,9 +90,6 @@ def _mask(cards: Sequence[int]) -> int:
     return bits
 
 
-_ALL: Final = range(len(CARDS))
-_COUNT_CARDS: Final = _mask([c for c in _ALL if RANK[c] <= 2])
-_JACK_CARDS: Final = _mask([c for c in _ALL if RANK[c] == JACK])
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +314,7 @@ class WorldSampler:
 
 def _hand_start(history: Sequence[Event]) -> int:
     for i in range(len(history) - 1, -1, -1):
-        if history[i].kind == "hand_start":
+        if history[i].kind == _HAND_START:
             return i
     raise WorldError("no hand has started in this view's history")
 
@@ -314,40 +329,40 @@ def _read_hand(
     discard: list[Card] = []
     mine: list[Card] = []
     decided: Counter[int] = Counter()
-    wild = (8, 9) if rules.nines_wild else (8,)
+    wild = wild_cards(rules)
     suit = 0
     previous = ""
     counting = False
     for event in events:
         kind, seat = event.kind, event.seat
-        if kind == "play" and seat != me:
+        if kind == _PLAY and seat != me:
             steps.append(_Played(seat, event.cards[0], event.aux,
                                  _legal_then(counting, discard[-1], suit, wild, rules)))
-        if kind == "upturn" or kind == "play":
+        if kind in (_UPTURN, _PLAY):
             card = event.cards[0]
             discard.append(card)
-            suit = event.aux if kind == "play" and event.aux >= 0 else SUIT[card]
-        if kind == "play":
+            suit = event.aux if kind == _PLAY and event.aux >= 0 else SUIT[card]
+        if kind == _PLAY:
             decided[seat] += 1
             if seat == me:
                 mine.remove(event.cards[0])
-        elif kind == "count":
+        elif kind == _COUNT:
             counting = True
-        elif kind == "count_end":
+        elif kind == _COUNT_END:
             counting = False
-        elif kind == "choose_suit":
+        elif kind == _CHOOSE_SUIT:
             suit = event.aux
             decided[seat] += 1
-        elif kind == "draw":
-            move = event.detail in _DECISION_DRAWS and previous != "went_out"
+        elif kind == _DRAW:
+            move = event.detail in _DECISION_DRAWS and previous != _WENT_OUT
             decided[seat] += move
             if seat != me and move and not rules.draw_when_able:
                 steps.append(_HeldNone(seat, _could_play(event.detail, discard[-1], suit, wild)))
-        elif kind == "reshuffle":
+        elif kind == _RESHUFFLE:
             if single_deck:
                 steps.append(_HeldNone(-1, _mask(discard[:-1])))
             del discard[:-1]
-        if kind == "deal" or kind == "draw":
+        if kind in (_DEAL, _DRAW):
             if seat == me:
                 mine.extend(event.cards)
             else:
@@ -356,25 +371,25 @@ def _read_hand(
     return steps, discard, mine, decided
 
 
-def _legal_then(counting: bool, top: Card, suit: int, wild: tuple[int, ...], rules: Rules) -> int:
+def _legal_then(counting: bool, top: Card, suit: int, wild: int, rules: Rules) -> int:
     """The cards a seat could play at a moment of the hand (a mask), or 0 where the events do
     not say: on a jack with face cards on, whether the jack's penalty is pending depends on the
     king's run it may be part of."""
     if counting:
-        return _COUNT_CARDS
+        return COUNT_CARDS
     if rules.face_cards and RANK[top] == JACK:
         return 0
     return _could_play("unable", top, suit, wild)
 
 
-def _could_play(why: str, top: Card, suit: int, wild: tuple[int, ...]) -> int:
-    """The cards a seat that drew for ``why`` could have played instead (as a mask)."""
+def _could_play(why: str, top: Card, suit: int, wild: int) -> int:
+    """The cards a seat that drew for ``why`` could have played instead (as a mask): the
+    engine's rule (``craits.engine.legal``) for the phase the draw was made in."""
     if why == "count":
-        return _COUNT_CARDS
+        return COUNT_CARDS
     if why == "jack":
-        return _JACK_CARDS
-    rank = RANK[top]
-    return _mask([c for c in _ALL if RANK[c] == rank or SUIT[c] == suit or RANK[c] in wild])
+        return JACK_CARDS
+    return playable(top, suit, wild)
 
 
 def _fill(
@@ -438,11 +453,11 @@ def _scores_so_far(
     hands: list[tuple[int, ...]] = []
     current = [0] * players
     for event in history:
-        if event.kind == "pressure":
+        if event.kind == _PRESSURE:
             pressure[event.seat] += event.value
-        elif event.kind == "hand_score":
+        elif event.kind == _HAND_SCORE:
             current[event.seat] = event.value
-        elif event.kind == "hand_end":
+        elif event.kind == _HAND_END:
             hands.append(tuple(current))
             current = [0] * players
     return pressure, hands

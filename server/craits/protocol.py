@@ -7,9 +7,10 @@ suit numbering on the wire is the engine's plus one, so that zero means "no suit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
-from typing import Final
+from operator import attrgetter
+from typing import Any, Final
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
@@ -17,6 +18,7 @@ from .engine import (
     CARDS,
     Card,
     Event,
+    EventKind,
     Move,
     MoveError,
     MoveKind,
@@ -80,14 +82,20 @@ def move_to_pb(move: Move) -> pb.Move:
 _MOVE_PB: dict[Move, pb.Move] = {}
 
 
+def suit_from_pb(wire_suit: int, what: str = "suit", *, optional: bool = False) -> int:
+    """The engine suit (0-3) of a wire suit (1-4), or -1 for the wire's 0 (no suit) where the
+    suit is ``optional``; ``ReplyError`` naming ``what`` for a suit that does not exist."""
+    if not (0 if optional else 1) <= wire_suit <= 4:
+        raise ReplyError(f"{what} {wire_suit} does not exist")
+    return wire_suit - 1
+
+
 def move_from_pb(msg: pb.Move) -> Move:
     """The engine move a structured wire move describes (its ``text`` is ignored)."""
     kind = _KIND_FROM_PB.get(msg.kind)
     if kind is None:
         raise ReplyError("move kind is missing or unknown (use PLAY, DRAW or CHOOSE_SUIT)")
-    if not 0 <= msg.suit <= 4:
-        raise ReplyError(f"suit {msg.suit} does not exist")
-    suit = msg.suit - 1
+    suit = suit_from_pb(msg.suit, optional=True)
     if kind is MoveKind.PLAY:
         return Move.play(card_from_pb(msg.card), suit, msg.one_card)
     if kind is MoveKind.DRAW:
@@ -158,9 +166,14 @@ def add_events(
 
 
 def event_from_pb(msg: pb.Event) -> Event:
-    """The engine event of a wire event (for bots that keep the engine's types)."""
+    """The engine event of a wire event (for bots that keep the engine's types); ``ReplyError``
+    for a kind the engine does not log."""
+    try:
+        kind = EventKind(msg.kind)
+    except ValueError:
+        raise ReplyError(f"event kind {msg.kind!r} does not exist") from None
     return Event(
-        kind=msg.kind,
+        kind=kind,
         seat=msg.seat if msg.HasField("seat") else -1,
         cards=tuple(card_from_pb(c) for c in msg.cards),
         value=msg.value,
@@ -191,25 +204,12 @@ def fill_observation(msg: pb.Observation, obs: Observation) -> None:
     cached encoded entries: building a decision request is the referee's largest cost per
     decision, and creating or copying each nested message from Python was most of it.
     """
-    msg.seat = obs.seat
-    msg.players = obs.players
-    msg.hand_number = obs.hand_number
-    msg.hands_in_game = obs.hands_in_game
-    msg.deal_size = obs.deal_size
-    msg.dealer = obs.dealer
-    msg.direction = obs.direction
+    for name, index in _PLAIN_FIELDS:
+        setattr(msg, name, obs[index])
+    for name, index in _LIST_FIELDS:
+        getattr(msg, name).extend(obs[index])
     msg.phase = _PHASE_PB[obs.phase]
-    msg.to_act = obs.to_act
-    msg.hand_sizes.extend(obs.hand_sizes)
-    msg.stock_size = obs.stock_size
-    msg.discard_size = obs.discard_size
     msg.active_suit = _SUIT_PB[obs.active_suit + 1]
-    msg.count = obs.count
-    msg.jack_penalty = obs.jack_penalty
-    msg.king_left = obs.king_left
-    msg.forfeits.extend(obs.forfeits)
-    msg.totals.extend(obs.totals)
-    msg.pressure_counts.extend(obs.pressure_counts)
     hand, key = _HAND_ENTRY, _OBSERVATION_EVENTS
     msg.MergeFromString(b"".join([
         _TOP_CARD_ENTRY[obs.top_card],
@@ -326,56 +326,116 @@ def observation_from_pb(
     """
     obs = req.observation
     return Observation(
-        seat=obs.seat,
-        players=obs.players,
-        hand_number=obs.hand_number,
-        hands_in_game=obs.hands_in_game,
-        deal_size=obs.deal_size,
-        dealer=obs.dealer,
-        direction=obs.direction,
-        phase=Phase(obs.phase),
-        to_act=obs.to_act,
-        hand=tuple(card_from_pb(c) for c in obs.hand),
-        hand_sizes=tuple(obs.hand_sizes),
-        stock_size=obs.stock_size,
-        discard_size=obs.discard_size,
-        top_card=card_from_pb(obs.top_card),
-        active_suit=_suit_index(obs.active_suit),
-        count=obs.count,
-        jack_penalty=obs.jack_penalty,
-        king_left=obs.king_left,
-        forfeits=tuple(obs.forfeits),
-        totals=tuple(obs.totals),
-        pressure_counts=tuple(obs.pressure_counts),
-        legal_moves=tuple([_listed_move(m) for m in req.legal_moves]),
+        **{name: decode(obs) for name, decode in OBSERVATION_DECODERS.items()},
+        legal_moves=listed_moves(req.legal_moves),
         events=tuple(events),
         events_from=events_from,
     )
 
 
+def listed_moves(msgs: Iterable[pb.Move]) -> tuple[Move, ...]:
+    """A request's legal moves, each distinct encoding decoded once per process.
+
+    Moves are immutable and few (every game lists them from the same few hundred), so one cache
+    serves every game and both sides (the pipe bot's ``observation_from_pb``, the SDK's views):
+    decoding each field by field was most of decoding a request, and a cache per game decoded a
+    quarter of all listed moves afresh, one for every request in four. ``ReplyError`` for a move
+    that does not exist, before anything is cached.
+    """
+    cache, moves = _LISTED_MOVES, []
+    for msg in msgs:
+        key = msg.SerializeToString()
+        move = cache.get(key)
+        if move is None:
+            move = move_from_pb(msg)  # raises before caching a malformed move
+            if len(cache) >= _LISTED_MOVES_MAX:
+                cache.clear()
+            cache[key] = move
+        moves.append(move)
+    return tuple(moves)
+
+
 _LISTED_MOVES: dict[bytes, Move] = {}
-"""Legal-move messages seen so far in requests, by encoding: a request lists ~5-10 moves out of a
-few hundred possible ones, and decoding each field by field was most of decoding a request."""
-_LISTED_MOVES_MAX: Final = 10_000
+"""Listed moves by encoding (``listed_moves``)."""
+_LISTED_MOVES_MAX: Final = 4_096
+"""A bound against a referee that lists endless distinct encodings; real games use a few
+hundred."""
 
 
-def _listed_move(msg: pb.Move) -> Move:
-    """``move_from_pb`` of a request's listed move, cached by its encoding (bot side)."""
-    key = msg.SerializeToString()
-    move = _LISTED_MOVES.get(key)
-    if move is None:
-        move = move_from_pb(msg)  # raises before anything is cached for a malformed move
-        if len(_LISTED_MOVES) >= _LISTED_MOVES_MAX:
-            _LISTED_MOVES.clear()
-        _LISTED_MOVES[key] = move
-    return move
+# The observation's fields on the wire, derived from ``Observation`` and the message's
+# descriptor: a field added to both reaches both directions with no code here, unless its wire
+# form differs from the engine's (then it needs an entry in ``_ENCODED_OTHERWISE`` and
+# ``_DECODERS``); a field in one and not the other fails at import (and
+# tests/protocol/test_observation_fields.py, which compares the SDK's ``View`` too).
+OFF_THE_WIRE_OBSERVATION: Final = {
+    "legal_moves": "sent beside the observation, in DecisionRequest.legal_moves",
+    "events_from": "each wire event carries its own log index",
+}
+"""``Observation`` fields that ``pb.Observation`` does not hold, and why."""
+_WIRE_FIELDS: Final = {f.name: f for f in pb.Observation.DESCRIPTOR.fields}
+_ENGINE_FIELDS: Final = Observation._fields
 
 
-def _suit_index(wire_suit: int) -> int:
-    """The engine suit (0-3) of a wire suit (1-4)."""
-    if not 1 <= wire_suit <= 4:
-        raise ReplyError(f"active suit {wire_suit} does not exist")
-    return wire_suit - 1
+def _check_observation_fields() -> None:
+    """Refuse to run with an ``Observation`` and a ``pb.Observation`` that disagree (a field
+    added to one only would otherwise never reach a bot, or reach it empty)."""
+    unmatched = set(_ENGINE_FIELDS) ^ _WIRE_FIELDS.keys() ^ OFF_THE_WIRE_OBSERVATION.keys()
+    if unmatched:
+        raise RuntimeError(f"Observation and pb.Observation disagree on {sorted(unmatched)}")
+
+
+_check_observation_fields()
+_ENCODED_OTHERWISE: Final = frozenset({"phase", "active_suit", "top_card", "hand", "events"})
+"""Fields ``fill_observation`` writes itself: enums and messages (the rest are integers, or
+lists of integers, the same on both sides)."""
+_PLAIN_FIELDS: Final = tuple(
+    (name, index) for index, name in enumerate(_ENGINE_FIELDS)
+    if name in _WIRE_FIELDS and name not in _ENCODED_OTHERWISE
+    and not _WIRE_FIELDS[name].is_repeated
+)
+"""(name, index in ``Observation``) of the scalar integer fields."""
+_LIST_FIELDS: Final = tuple(
+    (name, index) for index, name in enumerate(_ENGINE_FIELDS)
+    if name in _WIRE_FIELDS and name not in _ENCODED_OTHERWISE and _WIRE_FIELDS[name].is_repeated
+)
+"""(name, index in ``Observation``) of the repeated integer fields."""
+
+
+def _hand(obs: pb.Observation) -> tuple[Card, ...]:
+    return tuple([card_from_pb(c) for c in obs.hand])
+
+
+def _top_card(obs: pb.Observation) -> Card:
+    return card_from_pb(obs.top_card)
+
+
+def _phase(obs: pb.Observation) -> Phase:
+    return Phase(obs.phase)
+
+
+def _active_suit(obs: pb.Observation) -> int:
+    return suit_from_pb(obs.active_suit, "active suit")
+
+
+def _tuple_of(name: str) -> Callable[[pb.Observation], tuple[int, ...]]:
+    read = attrgetter(name)
+    return lambda obs: tuple(read(obs))
+
+
+_DECODERS: Final[dict[str, Callable[[pb.Observation], Any]]] = {
+    "hand": _hand, "top_card": _top_card, "phase": _phase, "active_suit": _active_suit,
+}
+"""Decoders of the fields whose wire form is not the engine's value (``events`` aside: bots
+keep their history their own way)."""
+OBSERVATION_DECODERS: Final[dict[str, Callable[[pb.Observation], Any]]] = {
+    name: _DECODERS.get(name) or (
+        _tuple_of(name) if _WIRE_FIELDS[name].is_repeated else attrgetter(name)
+    )
+    for name in _ENGINE_FIELDS if name in _WIRE_FIELDS and name != "events"
+}
+"""Each ``Observation`` field a ``pb.Observation`` holds (but the history), in field order ->
+its decoder: ``observation_from_pb`` decodes them all, the SDK's lazy ``View`` each one when a
+bot first reads it. ``ValueError`` for a card, suit or phase that does not exist."""
 
 
 def moves_to_pb(moves: Sequence[Move]) -> list[pb.Move]:

@@ -23,7 +23,7 @@ if _NOT_NATIVE is None:  # the compiled modules shadow their sources (never a st
 
 from . import state as _state
 from .cards import CARDS, Card, CardError, format_cards, parse_cards, parse_suit
-from .events import Event
+from .events import Event, EventKind
 from .functions import Phase
 from .moves import Move, MoveError, MoveKind
 from .observation import Observation, observe
@@ -44,6 +44,7 @@ __all__ = [
     "Card",
     "CardError",
     "Event",
+    "EventKind",
     "Game",
     "GameRecord",
     "IllegalMove",

@@ -9,6 +9,7 @@ drawn cards removed; stock order never logged), and the legal moves when this se
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from .cards import CARDS, SUIT_LETTERS, Card
@@ -58,34 +59,31 @@ class Observation(NamedTuple):
     events_from: int
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form with cards, suits and moves as text (the pipe-bot line format)."""
-        return {
-            "seat": self.seat,
-            "players": self.players,
-            "hand_number": self.hand_number,
-            "hands_in_game": self.hands_in_game,
-            "deal_size": self.deal_size,
-            "dealer": self.dealer,
-            "direction": self.direction,
-            "phase": self.phase.name.lower(),
-            "to_act": self.to_act,
-            "hand": [str(c) for c in self.hand],
-            "hand_sizes": list(self.hand_sizes),
-            "stock_size": self.stock_size,
-            "discard_size": self.discard_size,
-            "top_card": str(self.top_card),
-            "active_suit": SUIT_LETTERS[self.active_suit],
-            "count": self.count,
-            "jack_penalty": self.jack_penalty,
-            "king_left": self.king_left,
-            "forfeits": list(self.forfeits),
-            "totals": list(self.totals),
-            "pressure_counts": list(self.pressure_counts),
-            "legal_moves": [str(m) for m in self.legal_moves],
-            "events": [e.to_dict() for e in self.events],
-            "events_from": self.events_from,
-        }
+        """A JSON-ready form with cards, suits and moves as text (the pipe-bot line format):
+        every field under its own name, lists for tuples, text where ``_AS_TEXT`` says."""
+        out: dict[str, Any] = {}
+        for name, value in zip(_FIELDS, self, strict=True):
+            text = _AS_TEXT.get(name)
+            if text is not None:
+                out[name] = text(value)
+            elif isinstance(value, tuple):
+                out[name] = list(value)
+            else:
+                out[name] = value
+        return out
 
+
+_FIELDS: Final = Observation._fields
+_AS_TEXT: Final[dict[str, Callable[[Any], Any]]] = {
+    "phase": lambda phase: phase.name.lower(),
+    "hand": lambda hand: [str(c) for c in hand],
+    "top_card": str,
+    "active_suit": lambda suit: SUIT_LETTERS[suit],
+    "legal_moves": lambda moves: [str(m) for m in moves],
+    "events": lambda events: [e.to_dict() for e in events],
+}
+"""The fields whose JSON form is text, or a list of dictionaries (the rest are integers or
+lists of integers, written as they are)."""
 
 _new_tuple: Final = tuple.__new__
 
