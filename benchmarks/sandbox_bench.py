@@ -33,7 +33,7 @@ from craits.hosting.launcher import launch, stop_all
 from craits.referee import bridge
 from craits.referee.server import open_referee
 from craits.tournament.plan.config import config_from_dict
-from craits.tournament.run.runner import run_tournament
+from craits.tournament.run.runner import RunOptions, run_tournament
 from craits.tournament.store.database import Store
 
 BOTS = {"greedy": "GreedyBot", "random": "RandomBot", "lowcard": "LowCardBot"}
@@ -68,7 +68,7 @@ def one_tournament(mode: str, deal_sets: int, table_size: int) -> float:
         Path(tmp).chmod(0o755)  # sandboxed bots (own user ids) run in it
         tid = store.create_tournament(config, workdir=Path(tmp))
         started = time.perf_counter()
-        bridge.run(run_tournament, store, tid, Path(tmp) / "logs")
+        bridge.run(run_tournament, store, tid, RunOptions(Path(tmp) / "logs"))
         seconds = time.perf_counter() - started
         return store.tournament(tid).jobs["done"] / seconds
 

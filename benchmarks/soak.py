@@ -32,7 +32,7 @@ import trio
 
 from craits.referee import bridge
 from craits.tournament.plan.config import TournamentConfig, config_from_dict
-from craits.tournament.run.runner import run_tournament
+from craits.tournament.run.runner import RunOptions, run_tournament
 from craits.tournament.store.database import Store
 
 KINDS = ("greedy", "random", "lowcard")
@@ -152,7 +152,7 @@ def traced(args: argparse.Namespace) -> None:
 
 async def _for_a_while(store: Store, tid: str, logs: Path, seconds: float) -> None:
     with trio.move_on_after(seconds):
-        await run_tournament(store, tid, logs)
+        await run_tournament(store, tid, RunOptions(logs))
 
 
 def _config(args: argparse.Namespace) -> TournamentConfig:

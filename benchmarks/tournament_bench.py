@@ -26,7 +26,6 @@ import json
 import resource
 import tempfile
 import time
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from craits.engine import Rules
 from craits.referee import bridge
 from craits.tournament.plan.config import BotSpec, ConfigError, TournamentConfig, default_config
 from craits.tournament.run.ray_pool import RayCluster
-from craits.tournament.run.runner import run_tournament
+from craits.tournament.run.runner import RunOptions, run_tournament
 from craits.tournament.store.database import Store
 from craits.tournament.store.game_records import FinishedGame
 
@@ -78,8 +77,8 @@ def one_run(config: TournamentConfig, lane: str, workers: int, ray: RayCluster |
         store.kept = []
         tid = store.create_tournament(config, tournament_id="bench")
         started, cpu = time.perf_counter(), _cpu_s()
-        bridge.run(partial(run_tournament, workers=workers, ray=ray), store, tid,
-                   Path(tmp) / "logs")
+        bridge.run(run_tournament, store, tid,
+                   RunOptions(Path(tmp) / "logs", workers=workers, ray=ray))
         seconds, cpu = time.perf_counter() - started, _cpu_s() - cpu
         games = store.tournament(tid).jobs["done"]
         decisions = sum(int(g.outcome["decisions"]) for g in store.kept)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from craits.report.stored import iter_games
 from craits.tournament.plan.config import BotSpec, ConfigError, config_from_dict, fairness_notes
 from craits.tournament.plan.schedule import build_schedule
 from craits.tournament.run.botpool import check_launchable
-from craits.tournament.run.runner import run_tournament, worker_count
+from craits.tournament.run.runner import RunOptions, run_tournament, worker_count
 from craits.tournament.run.worker_pool import WorkerError, WorkerTables
 from craits.tournament.run.worker_process import WorkerSetup
 from craits.tournament.store.database import Store, TournamentInfo
@@ -49,7 +48,7 @@ def _play(tmp_path: Path, data: dict[str, Any], label: str, workers: int = 1
           ) -> tuple[Store, str]:
     store = Store.open(tmp_path / f"{label}.sqlite")
     tid = store.create_tournament(config_from_dict(data), tournament_id="cup")
-    bridge.run(partial(run_tournament, workers=workers), store, tid, tmp_path / "logs" / label)
+    bridge.run(run_tournament, store, tid, RunOptions(tmp_path / "logs" / label, workers=workers))
     return store, tid
 
 
@@ -159,7 +158,7 @@ def test_a_worker_killed_mid_run_pauses_it_and_a_resume_plays_the_same_games(
     store = Store.open(tmp_path / "killed.sqlite")
     assert store.tournament("cup").status == "paused"
     assert store.tournament("cup").jobs["done"] < len(straight)
-    bridge.run(partial(run_tournament, workers=2), store, "cup", tmp_path / "logs" / "killed")
+    bridge.run(run_tournament, store, "cup", RunOptions(tmp_path / "logs" / "killed", workers=2))
     assert _games(store, "cup") == straight
 
 

@@ -53,7 +53,7 @@ def test_every_replayed_event_move_and_fault_is_the_live_one(
     })
     with Store.open(tmp_path / "t.sqlite") as store:
         tid = store.create_tournament(config)
-        bridge.run(runner.run_tournament, store, tid, tmp_path / "logs")
+        bridge.run(runner.run_tournament, store, tid, runner.RunOptions(tmp_path / "logs"))
         games = list(iter_games(store, tid))
     assert sorted(g.game_index for g in games) == sorted(live) == [0, 1, 2]
     for game in games:

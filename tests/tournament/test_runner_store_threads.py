@@ -16,7 +16,7 @@ import trio
 
 from craits.referee import bridge
 from craits.tournament.plan.config import config_from_dict
-from craits.tournament.run.runner import run_tournament
+from craits.tournament.run.runner import RunOptions, run_tournament
 from craits.tournament.store.database import Store
 from craits.tournament.store.game_records import FinishedGame
 
@@ -55,7 +55,7 @@ async def _longest_stall(store: Store, tid: str, logs: Path) -> float:
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(tick)
-        await run_tournament(store, tid, logs)
+        await run_tournament(store, tid, RunOptions(logs))
         nursery.cancel_scope.cancel()
     return longest
 

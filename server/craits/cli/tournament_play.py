@@ -23,7 +23,7 @@ from craits.tournament.run.botpool import (
 )
 from craits.tournament.run.lease import LeaseError, lease
 from craits.tournament.run.ray_pool import RayError
-from craits.tournament.run.runner import RunError, bot_directory, run_tournament
+from craits.tournament.run.runner import RunError, RunOptions, bot_directory, run_tournament
 from craits.tournament.store.database import Store, TournamentInfo
 
 from .common import UsageError
@@ -240,8 +240,10 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     try:
         try:
             display.start()  # before the workers start, so that their stderr comes through it
-            bridge.run(run_tournament, store, tid, log_dir(db, tid), display, args.host,
-                       args.port, store_files(db), args.tls, args.workers, args.ray_cluster)
+            options = RunOptions(log_dir(db, tid), host=args.host, port=args.port,
+                                 hidden=store_files(db), tls=args.tls, workers=args.workers,
+                                 ray=args.ray_cluster)
+            bridge.run(run_tournament, store, tid, options, display)
         finally:  # the live block stays; what follows starts on a fresh line below it
             display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed

@@ -2,8 +2,8 @@
 
 ``run_tournament`` runs ``concurrency`` tables in each place that plays them: this process (an
 embedded referee, if any bot has a process, and the bots: ``BotPool``, ``LocalTables``), or with
-``workers`` > 1 each worker process (``workers``), or each worker actor on a Ray cluster
-(``raytables``). Each table claims the next pending job that does not put any bot over
+``workers`` > 1 each worker process (``worker_pool``), or each worker actor on a Ray cluster
+(``ray_pool``). Each table claims the next pending job that does not put any bot over
 ``max_tables_per_bot`` there, has it played, and records the finished game (result and its
 record) in one transaction: this process is the store's one writer. A killed run leaves at
 worst some jobs ``running`` with nothing recorded; the next run resets them and plays them
@@ -82,7 +82,7 @@ ProgressHook = Callable[[Progress], None]
 
 class Tables(Protocol):
     """Where claimed games are played: in this process (``LocalTables``) or in a worker
-    process (``workers.WorkerTables``). ``busy`` counts each bot's tables there now."""
+    process (``worker_pool.WorkerTables``). ``busy`` counts each bot's tables there now."""
 
     busy: Counter[str]
 
@@ -91,20 +91,83 @@ class Tables(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How this run plays a stored tournament: the operator's choices, none of them stored
+    with the tournament (a resume may choose again). One value, so that what ``run_tournament``
+    is asked reaches each place it plays without being threaded through as loose arguments."""
+
+    log_dir: Path
+    """Where the bots' logs go, and the run's ``lease``."""
+    host: str = DEFAULT_HOST
+    port: int = 0
+    """The embedded referee's address (remote bots dial it)."""
+    hidden: tuple[Path, ...] = ()
+    """Files no sandboxed bot may see (the store's)."""
+    tls: TlsFiles | None = None
+    """Remote bots dial over TLS."""
+    workers: int | None = 1
+    """Worker processes (or actors on ``ray``); None: as many as pay off."""
+    ray: RayCluster | None = None
+    """Play on this Ray cluster's actors instead of local processes."""
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return (self.host, self.port)
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """Everything a run is set up with, read once when it starts and passed down whole: the
+    tournament as stored, where its launched bots run, how they are isolated, and the options.
+    Nothing below ``run_tournament`` reads the configuration back from the store."""
+
+    tournament_id: str
+    config: TournamentConfig
+    workdir: Path | None
+    """The directory the launched bots run in (``bot_directory``)."""
+    isolation: Isolation
+    options: RunOptions
+
+    def worker_setup(self, host: str) -> WorkerSetup:
+        """What each worker process or actor is told before its first job."""
+        return WorkerSetup(self.tournament_id, self.config.to_dict(), self.options.log_dir,
+                           self.workdir, self.isolation.hidden, host)
+
+
+def run_settings(store: Store, tournament_id: str, options: RunOptions) -> RunSettings:
+    """Read the stored tournament once and check that this run can play it: ``RunError`` (with
+    nothing changed) if it cannot."""
+    config = store.config(tournament_id)
+    workdir = bot_directory(store.tournament(tournament_id), config)
+    problem = isolation_problem(config, workdir)
+    if problem is None and options.ray is not None:
+        problem = ray_problem(config, options.tls, options.address)
+    if problem is not None:
+        raise RunError(problem)
+    isolation = Isolation(config.isolated, (*options.hidden, options.log_dir.resolve().parent))
+    return RunSettings(tournament_id, config, workdir, isolation, options)
+
+
 class _Run:
-    def __init__(self, store: Store, tournament_id: str, hook: ProgressHook) -> None:
+    """One run's live state: claims, the online Elo and the progress shown. Made inside the
+    lease, after jobs a dead run left are reset, so the job counts it reads are this run's."""
+
+    def __init__(self, store: Store, settings: RunSettings, hook: ProgressHook) -> None:
         self.store = store
-        self.tid = tournament_id
-        self.config = store.config(tournament_id)
+        self.settings = settings
+        self.tid = settings.tournament_id
+        self.config = settings.config
         self.hook = hook
         self.freed = trio.Event()
         self.claiming = trio.Lock()
-        info = store.tournament(tournament_id)
+        # header and job counts as the run starts: ``pending`` decides how many workers
+        self.info = store.tournament(self.tid)
         self.elo = OnlineElo(self.config.bot_names)
-        for result in store.results(tournament_id):
+        for result in store.results(self.tid):
             self.elo.add(result)
         self.progress = Progress(
-            tournament_id, info.total, info.jobs.get("done", 0), time.monotonic(),
+            self.tid, self.info.total, self.info.jobs.get("done", 0), time.monotonic(),
             dict(self.elo.ratings),
         )
 
@@ -184,45 +247,31 @@ class _Run:
 
 
 async def run_tournament(
-    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook = lambda p: None,
-    host: str = DEFAULT_HOST, port: int = 0, hidden: tuple[Path, ...] = (),
-    tls: TlsFiles | None = None, workers: int | None = 1, ray: RayCluster | None = None,
+    store: Store, tournament_id: str, options: RunOptions, hook: ProgressHook = lambda p: None,
 ) -> None:
     """Play every pending game of a stored tournament (resuming whatever a dead run left).
 
-    ``workers`` > 1: that many worker processes play the tables, each with its own bots, and
-    this process only claims and records (``workers``); None: as many as pay off (see
-    ``worker_count``, also for when fewer run). ``ray``: the workers are actors on that Ray
-    cluster instead (``raytables``), by default one per CPU of the cluster.
+    ``options.workers`` > 1: that many worker processes play the tables, each with its own
+    bots, and this process only claims and records (``worker_pool``); None: as many as pay off
+    (see ``worker_count``, also for when fewer run). ``options.ray``: the workers are actors on
+    that Ray cluster instead (``ray_pool``), by default one per CPU of the cluster.
 
     Launched bots run in the directory the tournament was started from (``bot_directory``);
-    isolated ones in sandboxes that mask ``hidden`` (the store's files) and ``log_dir``.
+    isolated ones in sandboxes that mask ``options.hidden`` (the store's files) and the logs.
     The run holds the tournament's ``lease``: a second runner gets ``LeaseError`` before it
     changes anything. The tournament ends ``finished``, or ``paused`` however else the run stops
     (Ctrl-C, a bot that cannot start, an error): never ``running`` with no runner.
-    ``tls``: remote bots dial over TLS.
     """
-    config = store.config(tournament_id)
-    workdir = bot_directory(store.tournament(tournament_id), config)
-    problem = isolation_problem(config, workdir)
-    if problem is None and ray is not None:
-        problem = ray_problem(config, tls, (host, port))
-    if problem is not None:
-        raise RunError(problem)
-    isolation = Isolation(config.isolated, (*hidden, log_dir.resolve().parent))
-    with lease(log_dir, tournament_id):
+    settings = run_settings(store, tournament_id, options)
+    with lease(options.log_dir, tournament_id):
         store.reset_running(tournament_id)
         store.set_status(tournament_id, "running")
         finished = False
         try:
-            if ray is not None:
-                await _run_on_ray(store, tournament_id, log_dir, hook, workdir, isolation,
-                                  workers, ray)
+            if options.ray is not None:
+                await _run_on_ray(store, settings, hook, options.ray)
             else:
-                workers = 1 if tls else worker_count(
-                    config, workers, store.tournament(tournament_id), (host, port))
-                await _run(store, tournament_id, log_dir, hook, (host, port), workdir,
-                           isolation, tls, workers)
+                await _run(store, settings, hook)
             finished = True
         except BaseExceptionGroup as group:
             raise sole_exception(group) from None  # so callers can catch BotPoolError, ...
@@ -288,28 +337,28 @@ def bot_directory(info: TournamentInfo, config: TournamentConfig) -> Path | None
     return None
 
 
-async def _run(
-    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook,
-    address: tuple[str, int], workdir: Path | None, isolation: Isolation,
-    tls: TlsFiles | None, workers: int,
-) -> None:
-    run = _Run(store, tournament_id, hook)
+async def _run(store: Store, settings: RunSettings, hook: ProgressHook) -> None:
+    """Play every game here, or in worker processes (as many as ``worker_count`` says)."""
+    run = _Run(store, settings, hook)
+    options = settings.options
+    workers = 1 if options.tls else worker_count(
+        settings.config, options.workers, run.info, options.address)
     if workers > 1:
-        setup = WorkerSetup(tournament_id, run.config.to_dict(), log_dir, workdir,
-                            isolation.hidden, address[0])
-        async with open_workers(setup, workers) as remote:
+        async with open_workers(settings.worker_setup(options.host), workers) as remote:
             hook(run.progress)
             await _play_all(run, remote)
         return
     async with (
-        referee_for(run.config, address, isolation, tls) as referee,
+        referee_for(settings.config, options.address, settings.isolation, options.tls)
+        as referee,
         trio.open_nursery() as nursery,
     ):
-        pool = BotPool(referee, nursery, log_dir, workdir=workdir, isolation=isolation)
+        pool = BotPool(referee, nursery, options.log_dir, workdir=settings.workdir,
+                       isolation=settings.isolation)
         try:
-            await pool.start(run.config.bots, REMOTE_CONNECT_S)
+            await pool.start(settings.config.bots, REMOTE_CONNECT_S)
             hook(run.progress)
-            await _play_all(run, [LocalTables(pool, run.config, tournament_id)])
+            await _play_all(run, [LocalTables(pool, settings.config, settings.tournament_id)])
         finally:
             with trio.CancelScope(shield=True):
                 await pool.stop()
@@ -317,17 +366,16 @@ async def _run(
 
 
 async def _run_on_ray(
-    store: Store, tournament_id: str, log_dir: Path, hook: ProgressHook, workdir: Path | None,
-    isolation: Isolation, workers: int | None, cluster: RayCluster,
+    store: Store, settings: RunSettings, hook: ProgressHook, cluster: RayCluster
 ) -> None:
     """Join the cluster, play every game with worker actors on it, and leave it."""
-    cpus = await trio.to_thread.run_sync(connect, cluster, workdir, isolation.hidden)
+    cpus = await trio.to_thread.run_sync(connect, cluster, settings.workdir,
+                                         settings.isolation.hidden)
     try:
-        run = _Run(store, tournament_id, hook)
-        count = ray_worker_count(workers, cpus, store.tournament(tournament_id).jobs["pending"])
-        setup = WorkerSetup(tournament_id, run.config.to_dict(), log_dir, workdir,
-                            isolation.hidden, DEFAULT_HOST)
-        async with open_ray_workers(setup, count, cluster, run.config.concurrency) as places:
+        run = _Run(store, settings, hook)  # after joining: the run's rate counts from here
+        count = ray_worker_count(settings.options.workers, cpus, run.info.jobs["pending"])
+        async with open_ray_workers(settings.worker_setup(DEFAULT_HOST), count, cluster,
+                                    settings.config.concurrency) as places:
             hook(run.progress)
             await _play_all(run, places)
     finally:
