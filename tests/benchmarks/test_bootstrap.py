@@ -32,6 +32,7 @@ def test_bootstrap_is_deterministic_for_a_seed() -> None:
                                                                               seed=4)
 
 
+@pytest.mark.slow
 def test_intervals_cover_the_truth_at_about_the_stated_rate() -> None:
     """Over repeated tournaments, 95% intervals should hold the true rating ~95% of the time."""
     truth = spread_ratings(5, 70)

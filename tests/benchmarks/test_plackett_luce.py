@@ -13,6 +13,7 @@ from craits.ratings.results import ScoredGame
 from tests.tournament.synthetic import round_robin, spread_ratings
 
 
+@pytest.mark.slow
 def test_recovers_known_strengths() -> None:
     truth = spread_ratings(4, 120)
     fitted = plackett_luce(round_robin(truth, 3, 60, seed=3), list(truth))

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 LINT = Path(sys.executable).with_name("lint-imports")
 
@@ -35,6 +37,7 @@ def test_the_tree_keeps_its_layers(tmp_path: Path) -> None:
     assert "broken" not in done.stdout.lower().replace("0 broken", "")
 
 
+@pytest.mark.slow
 def test_an_upward_import_breaks_the_contract(tmp_path: Path) -> None:
     root = copy_of_tree(tmp_path)
     planted = root / "server" / "craits" / "ratings" / "stats.py"

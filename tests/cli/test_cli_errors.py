@@ -89,6 +89,7 @@ def test_ctrl_c_while_the_commands_load_is_not_a_traceback(
 
 
 @pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN])
+@pytest.mark.slow
 def test_sigterm_stops_a_command_like_ctrl_c(sigint: signal.Handlers) -> None:
     """Also when started with SIGINT ignored, as a shell without job control starts a
     background command (the SIGTERM is relayed as a SIGINT)."""

@@ -61,6 +61,7 @@ def test_a_failed_check_keeps_its_log(cli: Runner, temp: Path) -> None:
     assert Path(report["stderr_log"]).parent.parent == temp
 
 
+@pytest.mark.slow
 def test_a_given_log_dir_is_kept_after_a_clean_run(cli: Runner, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     assert cli("match", "--bot", "random", "--bot", "greedy", *SHORT,

@@ -133,11 +133,13 @@ def test_every_rules_field_has_a_description() -> None:
 # ----------------------------------------------------------------------------- as a process
 
 
+@pytest.mark.slow
 def test_score_as_a_process(cli_process: Runner) -> None:
     result = cli_process("rules", "score", "--json", "A,3,3,6,7,9,K")
     assert result.status == 0, result.err
     assert result.json()["score"] == 37
 
 
+@pytest.mark.slow
 def test_error_as_a_process(cli_process: Runner) -> None:
     cli_process("rules", "show", "nosuchpreset").assert_usage_error("unknown preset")

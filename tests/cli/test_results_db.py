@@ -85,6 +85,7 @@ def test_an_empty_craits_db_counts_as_unset(cli: Runner, tmp_path: Path,
     cli("tournament", "show", "abc").assert_usage_error("env.sqlite")
 
 
+@pytest.mark.slow
 def test_run_in_a_directory_it_may_not_write_is_a_clear_error(
     unprivileged: Runner, tmp_path: Path
 ) -> None:

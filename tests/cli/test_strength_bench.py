@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # the strength benchmark's smoke runs
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "strength_bench.py"
 
 

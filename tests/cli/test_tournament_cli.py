@@ -25,6 +25,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CRAITS, *args], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_config_mistake_names_the_key(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(SMALL.replace('name = "lowcard"', 'name = "lowcard"\ncomand = "x"'))

@@ -194,10 +194,13 @@ def playout(r: Rules, players: int, seed: int, views: bool) -> tuple[Game, list[
     return game, moves
 
 
-def cells() -> Iterator[tuple[str, int]]:
-    for name in CONFIGS:
+def cells() -> Iterator[object]:
+    """Every configuration at every player count; the fast lane (``-m "not slow"``) keeps each
+    configuration once, at a player count that rotates with it (every count still played)."""
+    for k, name in enumerate(CONFIGS):
         for players in PLAYERS:
-            yield name, players
+            rest = () if players == PLAYERS[k % len(PLAYERS)] else (pytest.mark.slow,)
+            yield pytest.param(name, players, marks=rest)
 
 
 @pytest.mark.parametrize(("name", "players"), list(cells()))

@@ -86,6 +86,7 @@ def _compare_game(name: str, rules: Rules, players: int, seed: int) -> int:
 
 
 @pytest.mark.parametrize(("name", "players"), [("standard", 3), ("gamerules", 4), ("spanish", 2)])
+@pytest.mark.slow
 def test_a_lazy_view_equals_eager_ones_at_every_decision_of_a_game(name: str, players: int
                                                                    ) -> None:
     assert set(PRESETS) == {"standard", "gamerules", "spanish"}, "a new preset: add it here"

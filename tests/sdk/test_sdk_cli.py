@@ -91,6 +91,7 @@ def _run_cli(args: Sequence[str], env: dict[str, str]) -> subprocess.CompletedPr
     )
 
 
+@pytest.mark.slow
 def test_missing_server_or_token_is_a_clear_usage_error() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CRAITS_")}
     no_server = _run_cli(["run", "craits_bots.random:RandomBot"], env)

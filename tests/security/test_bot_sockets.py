@@ -15,6 +15,7 @@ import contextlib
 
 import grpc
 import grpc.aio
+import pytest
 
 from craits.referee import bridge, hub
 from craits.referee.server import Referee, open_referee
@@ -83,6 +84,7 @@ def _attack(own_sockets: bool) -> str | None:
     return bridge.run(main)
 
 
+@pytest.mark.slow
 def test_a_flood_of_silent_streams_on_a_bots_socket_never_ends_another_bots_stream() -> None:
     assert _attack(own_sockets=False) == "ERROR_CODE_ABUSE"  # control: the shared socket
     assert _attack(own_sockets=True) == "welcome"
@@ -127,6 +129,7 @@ def _case(packet: object) -> str:
         str(msg.WhichOneof("payload"))
 
 
+@pytest.mark.slow
 def test_a_bots_socket_takes_only_its_own_tokens() -> None:
     # control: on the shared socket a stolen token takes the victim's seat
     assert _use_anothers_token(own_sockets=False) == ("welcome", "ERROR_CODE_REPLACED")

@@ -21,6 +21,8 @@ from craits.v1 import referee_pb2_grpc as pb_grpc
 from .certs import Certs, make_certs
 from .serving import serve
 
+pytestmark = pytest.mark.slow  # real referees and bot processes over TLS
+
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = {
     "sdk": [sys.executable, "-m", "craits_sdk", "run", "craits_bots.greedy:GreedyBot"],

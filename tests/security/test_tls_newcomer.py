@@ -25,6 +25,8 @@ from craits_sdk import tlsprobe
 from .certs import Certs, make_certs, make_self_signed
 from .serving import Served, serve
 
+pytestmark = pytest.mark.slow  # real referees and bots dialling them, over TLS and not
+
 ROOT = Path(__file__).resolve().parents[2]
 SDK_BOT = [sys.executable, "-m", "craits_sdk", "run", "craits_bots.greedy:GreedyBot"]
 PIPE_BOT = [sys.executable, "-m", "craits", "pipe", "--", "bash",

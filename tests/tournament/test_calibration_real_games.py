@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # calibration through real games
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 

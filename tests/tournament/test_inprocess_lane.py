@@ -61,6 +61,7 @@ def _games(store: Store, tid: str) -> list[tuple[Any, ...]]:
     ]
 
 
+@pytest.mark.slow
 def test_the_same_games_in_process_over_grpc_mixed_and_in_worker_processes(
     tmp_path: Path,
 ) -> None:
@@ -108,6 +109,7 @@ def test_an_illegal_move_is_refused_then_struck(tmp_path: Path) -> None:
     assert faults and {kind for _, kind, _ in faults} == {"bad_replies"}
 
 
+@pytest.mark.slow
 def test_a_slow_move_is_charged_after_the_fact(tmp_path: Path) -> None:
     faults = _faults(tmp_path, "Slow", time={"move_ms": 200, "bank_ms": 0},
                      failure={"max_strikes": 1})
@@ -142,6 +144,7 @@ def test_python_is_module_colon_class_and_only_one_kind() -> None:
                                                         {"name": "b", "python": "m.n:C"})
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_pauses_it_and_a_resume_plays_the_same_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -162,6 +165,7 @@ def test_a_worker_killed_mid_run_pauses_it_and_a_resume_plays_the_same_games(
     assert _games(store, "cup") == straight
 
 
+@pytest.mark.slow
 def test_a_job_sent_to_a_worker_already_dead_fails_as_the_worker_does(tmp_path: Path) -> None:
     """A table can be first to find a worker dead (its job's send fails) before the listener
     is: it must raise the listener's ``WorkerError``, not a ``BrokenPipeError``, or a killed

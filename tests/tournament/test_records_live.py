@@ -25,6 +25,8 @@ from craits.tournament.run import runner
 from craits.tournament.store.database import Store
 from craits.tournament.store.game_records import FinishedGame, LoggedFault, LoggedMove
 
+pytestmark = pytest.mark.slow  # a real tournament
+
 Live = dict[int, tuple[list[dict[str, Any]], list[LoggedMove], list[LoggedFault]]]
 
 

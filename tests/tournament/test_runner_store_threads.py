@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import trio
 
 from craits.referee import bridge
@@ -19,6 +20,8 @@ from craits.tournament.plan.config import config_from_dict
 from craits.tournament.run.runner import RunOptions, run_tournament
 from craits.tournament.store.database import Store
 from craits.tournament.store.game_records import FinishedGame
+
+pytestmark = pytest.mark.slow  # a real tournament on a slow disk
 
 HOLD_S = 0.8
 """How long the store stays locked after each recorded game (a slow disk)."""

@@ -187,6 +187,7 @@ def test_standings_are_those_of_the_stored_results(store: Store) -> None:
                                                      store.config(tid).bot_names)
 
 
+@pytest.mark.slow
 def test_kill_9_mid_recording_then_resume_gives_the_uninterrupted_standings(
     tmp_path: Path,
 ) -> None:
