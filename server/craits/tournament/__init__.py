@@ -1,28 +1,15 @@
-"""Tournaments: configuration, schedule, ratings and statistics, and the durable store.
+"""Tournaments: what to play, what was played, and playing it. Three jobs, three packages, each
+importing only the ones after it (the layer contract in ``pyproject.toml`` checks it):
 
-Layering inside the package (each module imports only those above it)::
+    run/    claiming jobs and having them played (at local tables, in worker processes, on a
+            Ray cluster) with a pool of bots, and recording each finished game: the store's one
+            writer (``run.runner``)
+    store/  the durable SQLite store: tournaments, jobs claimed exactly once, games and their
+            compact records (``store.database.Store``)
+    plan/   the validated configuration, the deterministic schedule of self-contained jobs, and
+            what a match's sequential test reads of them
 
-    tomlreader     typed reading of a parsed TOML table, errors named by key path
-    config         the validated TOML configuration (what to play)
-    schedule       the deterministic list of self-contained game jobs (how to play it)
-    results        what one finished game contributes to the standings
-    elo            online multiplayer Elo (live)
-    bradley_terry  final ratings by maximum likelihood
-    bootstrap      intervals and likelihood of superiority, resampling whole deal sets
-    sprt           the stopping rule of A-vs-B matches
-    stats          mean points, places, crosstable
-    standings      everything a results table shows, pure over a list of results
-    records        what the store keeps of a game (moves, times, faults: one compressed
-                   value) and how the game is rebuilt from it
-    legacy         the one-row-per-event logs of stores before records, read and converted
-    schema, storefile, store
-                   SQLite persistence: tournaments, jobs, games and their records; the file
-                   checked (whose it is, how it may be opened) before it is used
-
-Playing (above all of those): ``inprocess`` (an SDK ``Bot`` as a seat), ``botpool`` (every bot
-of a run, by process slot), ``tables`` (claimed jobs played with a pool), ``worker`` and
-``workers`` (worker processes, and the run process's view of them), ``runner`` (claims jobs,
-has them played here or in workers, records them: the store's one writer). ``standings`` turns
-stored results into ratings. See ``docs/tournaments.md`` and
+The statistics a tournament's standings show are pure functions in ``craits.ratings``; the bot
+processes it plays with are started by ``craits.hosting``. See ``docs/tournaments.md`` and
 ``docs/ratings.md``.
 """
