@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from craits.engine import Event
 
 from .helpers import PIPE_BOTS, SHORT, faults_of, first_legal_totals, match, pipe, spec
@@ -13,6 +15,7 @@ FIRST_LEGAL = PIPE_BOTS / "first_legal.sh"
 AWK_BOT = PIPE_BOTS / "awk_bot.sh"
 
 
+@pytest.mark.slow
 def test_first_legal_pipe_bots_play_the_engine_game_exactly(tmp_path: Path) -> None:
     bots = [pipe("bash", FIRST_LEGAL), pipe("bash", FIRST_LEGAL)]
     result = match(bots, spec("pipe-first", seed=5), tmp_path)
@@ -22,12 +25,14 @@ def test_first_legal_pipe_bots_play_the_engine_game_exactly(tmp_path: Path) -> N
     assert result.totals == first_legal_totals(SHORT, 2, 5)
 
 
+@pytest.mark.slow
 def test_awk_pipe_bot_plays_a_full_game_with_python_bots(tmp_path: Path) -> None:
     result = match([pipe("sh", AWK_BOT), "greedy", "random"], spec("pipe-awk"), tmp_path)
     assert result.faults == [] and not any(result.forfeited)
     assert not any(m.defaulted for m in result.moves)
 
 
+@pytest.mark.slow
 def test_garbage_answers_strike_and_forfeit_but_the_game_completes(tmp_path: Path) -> None:
     garbage = pipe("sh", "-c", "while read -r line; do echo 'garbage!'; done")
     result = match([pipe("bash", FIRST_LEGAL), garbage, "greedy"], spec("pipe-garbage"), tmp_path)
@@ -39,6 +44,7 @@ def test_garbage_answers_strike_and_forfeit_but_the_game_completes(tmp_path: Pat
     assert faults_of(result, 0) == [] and faults_of(result, 2) == []
 
 
+@pytest.mark.slow
 def test_a_child_that_exits_forfeits_its_seat_quickly(tmp_path: Path) -> None:
     dies = pipe("sh", "-c", "read -r line; echo 0; read -r line; exit 7")
     result = match([dies, pipe("bash", FIRST_LEGAL)], spec("pipe-dies"), tmp_path)
@@ -49,6 +55,7 @@ def test_a_child_that_exits_forfeits_its_seat_quickly(tmp_path: Path) -> None:
     assert result.seconds < 30
 
 
+@pytest.mark.slow
 def test_a_script_that_is_not_there_stops_the_pipe_and_its_seat_forfeits(
     tmp_path: Path,
 ) -> None:
@@ -77,6 +84,7 @@ done
 """
 
 
+@pytest.mark.slow
 def test_what_the_child_reads(tmp_path: Path) -> None:
     """Decision lines carry the whole history once, in order; a refusal is a rejected line."""
     record, errors = tmp_path / "lines.jsonl", tmp_path / "child.err"
