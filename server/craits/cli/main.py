@@ -18,7 +18,7 @@ from .common import UsageError
 
 COMMAND_MODULES = (
     "rules", "simulate", "match", "serve", "tournament", "check", "play", "pipe", "replay",
-    "report",
+    "report", "contest",
 )
 """Modules of ``craits.cli`` that each add one or more subcommands via ``register``."""
 

@@ -1,0 +1,204 @@
+"""``contest.toml``: one contest's settings, read and checked key by key.
+
+Every mistake is a ``ConfigError`` naming the key's path (``uploads.max_ratio: must be ...``),
+as tournament files are read (``craits.tournament.plan.tomlreader``), and an unknown key is
+refused with the nearest known one: a misspelt limit silently left at its default would change
+the contest without anyone noticing. ``template.py`` holds the commented file with these
+defaults.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Final, Literal
+
+from craits.engine import Rules, RulesError
+from craits.hosting.sandbox import LIMIT_RANGES, SandboxLimits
+from craits.referee.policy import LIMITS, TimeControl
+from craits.tournament.plan.tomlreader import ConfigError, TableReader, parse_toml
+
+CONFIG_NAME: Final = "contest.toml"
+"""The configuration's file name inside a contest directory."""
+
+Join = Literal["organiser", "open"]
+Phase = Literal["before", "open", "frozen", "finals"]
+MIN_SEATS, MAX_SEATS = 2, 10
+
+
+@dataclass(frozen=True, slots=True)
+class UploadLimits:
+    """What one upload may be and unpack to, and how often a contestant may upload."""
+
+    per_window: int = 10
+    window_minutes: int = 60
+    max_upload_kb: int = 10 * 1024
+    max_files: int = 2000
+    max_file_kb: int = 50 * 1024
+    max_total_kb: int = 200 * 1024
+    max_ratio: int = 200
+
+    @property
+    def window_s(self) -> float:
+        """The rate limit's window in seconds."""
+        return self.window_minutes * 60.0
+
+
+_UPLOAD_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "per_window": (1, 1_000_000),
+    "window_minutes": (1, 7 * 24 * 60),
+    "max_upload_kb": (1, 1 << 22),
+    "max_files": (1, 1_000_000),
+    "max_file_kb": (1, 1 << 24),
+    "max_total_kb": (1, 1 << 24),
+    "max_ratio": (1, 1_000_000),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Phases:
+    """When each phase starts (None: never, or for ``open``: from the start)."""
+
+    open: dt.datetime | None = None
+    freeze: dt.datetime | None = None
+    finals: dt.datetime | None = None
+
+    def at(self, now: dt.datetime) -> Phase:
+        """The phase at ``now`` (an aware datetime)."""
+        if self.finals is not None and now >= self.finals:
+            return "finals"
+        if self.freeze is not None and now >= self.freeze:
+            return "frozen"
+        if self.open is not None and now < self.open:
+            return "before"
+        return "open"
+
+
+@dataclass(frozen=True, slots=True)
+class ContestConfig:
+    """A whole ``contest.toml``."""
+
+    name: str = "Craits contest"
+    join: Join = "organiser"
+    max_contestants: int = 1000
+    min_seats: int = 2
+    max_seats: int = 4
+    rules: Rules = field(default_factory=Rules)
+    time: TimeControl = field(default_factory=TimeControl)
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    playing_versions: int = 2
+    uploads: UploadLimits = field(default_factory=UploadLimits)
+    phases: Phases = field(default_factory=Phases)
+
+
+_DEFAULTS: Final = ContestConfig()
+
+
+def load_contest_config(directory: Path) -> ContestConfig:
+    """The contest in ``directory``; a ``ConfigError`` starting with the file's path says what
+    is wrong (including a directory with no ``contest.toml``, and how to make one)."""
+    path = directory / CONFIG_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no contest here; create one with `craits contest init "
+                          f"{directory}`") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it: {exc}") from None
+    try:
+        return parse_contest_config(text, str(path))
+    except ConfigError as exc:
+        message = str(exc)
+        raise ConfigError(message if message.startswith(str(path)) else f"{path}: {message}"
+                          ) from None
+
+
+def parse_contest_config(text: str, source: str = CONFIG_NAME) -> ContestConfig:
+    """The configuration in ``text`` (``source`` names it in syntax errors)."""
+    top = TableReader(parse_toml(text, source), "")
+    name = top.text("name", _DEFAULTS.name, nonempty=True)
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        top.fail("name", "must be one line of printable text")
+    join: Join = "open" if top.choice("join", "organiser", ("organiser", "open")) == "open" \
+        else "organiser"
+    max_contestants = top.integer("max_contestants", _DEFAULTS.max_contestants, 1, 1_000_000)
+    tables = top.table("tables")
+    min_seats = tables.integer("min_seats", _DEFAULTS.min_seats, MIN_SEATS, MAX_SEATS)
+    max_seats = tables.integer("max_seats", _DEFAULTS.max_seats, MIN_SEATS, MAX_SEATS)
+    if max_seats < min_seats:
+        tables.fail("max_seats", f"must be at least min_seats ({min_seats}), got {max_seats}")
+    tables.finish()
+    config = ContestConfig(
+        name=name, join=join, max_contestants=max_contestants, min_seats=min_seats,
+        max_seats=max_seats, rules=_read_rules(top), time=_read_time(top),
+        limits=_read_limits(top), playing_versions=_read_versions(top),
+        uploads=_read_uploads(top), phases=_read_phases(top),
+    )
+    top.finish()
+    return config
+
+
+def _read_rules(top: TableReader) -> Rules:
+    table = top.table("rules")
+    table.read_all()
+    try:
+        return Rules.from_dict(table.data)
+    except RulesError as exc:
+        raise ConfigError(f"rules: {exc}") from None
+
+
+def _read_time(top: TableReader) -> TimeControl:
+    table = top.table("time")
+    value = TimeControl(
+        move_ms=table.integer("move_ms", _DEFAULTS.time.move_ms, *LIMITS["move_ms"]),
+        bank_ms=table.integer("bank_ms", _DEFAULTS.time.bank_ms, *LIMITS["bank_ms"]),
+    )
+    table.finish()
+    return value
+
+
+def _read_limits(top: TableReader) -> SandboxLimits:
+    table = top.table("limits")
+    value = SandboxLimits(**{
+        name: table.integer(name, getattr(_DEFAULTS.limits, name), low, high)
+        for name, (low, high) in LIMIT_RANGES.items()
+    })
+    table.finish()
+    return value
+
+
+def _read_versions(top: TableReader) -> int:
+    table = top.table("versions")
+    value = table.integer("playing", _DEFAULTS.playing_versions, 1, 100)
+    table.finish()
+    return value
+
+
+def _read_uploads(top: TableReader) -> UploadLimits:
+    table = top.table("uploads")
+    value = UploadLimits(**{
+        f.name: table.integer(f.name, getattr(_DEFAULTS.uploads, f.name),
+                              *_UPLOAD_RANGES[f.name])
+        for f in fields(UploadLimits)
+    })
+    table.finish()
+    return value
+
+
+def _read_phases(top: TableReader) -> Phases:
+    table = top.table("phases")
+    dates: dict[str, dt.datetime | None] = {}
+    for key in ("open", "freeze", "finals"):
+        value = table._get(key, None, lambda v: v is None or isinstance(v, dt.datetime),
+                           "a date and time with a time zone, e.g. 2030-05-01T12:00:00Z")
+        if value is not None and value.tzinfo is None:
+            table.fail(key, f"needs a time zone (add Z for UTC): {value.isoformat()}")
+        dates[key] = value
+    table.finish()
+    order = [(k, d) for k, d in dates.items() if d is not None]
+    for (first, a), (second, b) in itertools.pairwise(order):
+        if b < a:
+            raise ConfigError(f"phases.{second}: must not come before phases.{first}")
+    return Phases(**dates)

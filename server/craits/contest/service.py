@@ -1,0 +1,69 @@
+"""``craits contest serve``: the contest's HTTP API on Hypercorn's trio worker.
+
+Starting is where a killed predecessor is cleaned up after: the store is opened (SQLite
+recovers its WAL by itself), then ``uploads.sweep`` removes every half-made upload, so the
+service starts from whole versions only. The validator, the matchmaker and the game loop (later
+steps) will start here as well, as tasks in the same nursery as the server.
+
+The server is bound before anything is announced: ``serve_contest`` reports the URL it really
+listens on (port 0 asks the OS for a free one, which is how the tests start it).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+from hypercorn.config import Config as HypercornConfig
+from hypercorn.trio import serve
+
+from .api import Contest, make_app
+from .config import load_contest_config
+from .store import DB_NAME, ContestStore
+from .uploads import sweep
+
+
+@dataclass(frozen=True, slots=True)
+class Listen:
+    """Where and how to listen."""
+
+    host: str = "127.0.0.1"
+    port: int = 8470
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+
+
+def open_contest(directory: Path, clock: Callable[[], float] = time.time) -> Contest:
+    """The contest in ``directory``, its store open and swept (``ConfigError`` or
+    ``StoreError`` saying what is wrong)."""
+    config = load_contest_config(directory)
+    store = ContestStore.open(directory / DB_NAME)
+    sweep(directory, store.stored_hashes())
+    return Contest(directory=directory, config=config, store=store, clock=clock)
+
+
+def hypercorn_config(listen: Listen) -> HypercornConfig:
+    """Hypercorn's settings: the address, TLS, no access log (stderr stays for errors)."""
+    config = HypercornConfig()
+    host = f"[{listen.host}]" if ":" in listen.host else listen.host
+    config.bind = [f"{host}:{listen.port}"]
+    if listen.tls_cert is not None and listen.tls_key is not None:
+        config.certfile = str(listen.tls_cert)
+        config.keyfile = str(listen.tls_key)
+    config.accesslog = None
+    config.errorlog = logging.getLogger("craits.contest.http")
+    config.include_server_header = False
+    return config
+
+
+async def serve_contest(contest: Contest, listen: Listen,
+                        announce: Callable[[list[str]], None]) -> None:
+    """Serve ``contest`` until cancelled; ``announce`` gets the URLs once they listen."""
+    app = make_app(contest)
+    async with trio.open_nursery() as nursery:
+        binds: list[str] = await nursery.start(serve, app, hypercorn_config(listen))
+        announce(binds)
