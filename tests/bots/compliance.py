@@ -119,6 +119,10 @@ class BotCompliance:
     name: ClassVar[str]
     """The bot's language or kind, for logs."""
 
+    guards_plain_text: ClassVar[bool] = True
+    """Whether the bot refuses a plain-text dial beyond this machine (docs/protocol.md's
+    ``host:port`` row); False only for a bot known not to, which a docstring says."""
+
     def build(self) -> list[str]:
         """Build the bot if it needs building (quickly when it is up to date) and return the
         argv that starts it; the build's failure is a test failure showing its output."""
@@ -186,6 +190,13 @@ class BotCompliance:
     def test_missing_environment_exits_2_naming_it(self, argv: list[str]) -> None:
         proc = run_bot(argv, {})
         assert proc.returncode == 2 and "CRAITS_SERVER" in proc.stderr, proc.stderr
+
+    def test_a_plain_dial_beyond_this_machine_is_refused(self, argv: list[str]) -> None:
+        if not self.guards_plain_text:
+            return  # documented in the subclass: this bot does not guard its token yet
+        beyond = "192.0.2.1:50051"  # TEST-NET-1: never an address of this machine
+        proc = run_bot(argv, {"CRAITS_SERVER": beyond, "CRAITS_TOKEN": "secret"})
+        assert proc.returncode == 2 and "CRAITS_ALLOW_PLAINTEXT" in proc.stderr, proc.stderr
 
     def test_passes_craits_check(self, argv: list[str]) -> None:
         report = craits_check(shlex.join(argv))

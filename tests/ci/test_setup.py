@@ -11,6 +11,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -54,6 +56,7 @@ def run(
         "CRAITS_CHROMIUM": str(tmp_path / "no-such-chromium"),
         "CRAITS_BWRAP": str(tmp_path / "no-such-bwrap"),
         "CRAITS_PROTOC": str(tmp_path / "no-such-protoc"),
+        "CRAITS_CARGO_REGISTRY": str(tmp_path / "no-such-registry"),
         "TMPDIR": str(tmp_path),
     }
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
@@ -68,7 +71,8 @@ def test_setup_succeeds_with_a_note_when_the_browser_install_fails(tmp_path: Pat
     # the copy's python cannot build the engine either: that is a note too, pure Python runs
     assert notes[0].startswith("note: the engine was not compiled (mypyc build failed, see ")
     assert [note.split(" is not installed")[0] for note in notes[1:]] == [
-        "note: ray", "note: chromium", "note: bubblewrap", "note: the C++ toolchain"]
+        "note: ray", "note: chromium", "note: bubblewrap", "note: the C++ toolchain",
+        "note: the Go toolchain", "note: the Java toolchain", "note: the Rust toolchain"]
     assert "DPkg::Lock::Timeout=" in log.read_text()
 
 
@@ -88,6 +92,16 @@ def test_the_required_cpp_toolchain_fails_when_apt_does(tmp_path: Path) -> None:
     done = run(["bash", ".ci/install-cpp", "--required"], root, fake_bin, tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith("error: could not install the C++ bot's toolchain")
+
+
+@pytest.mark.parametrize("language", ["Go", "Java", "Rust"])
+def test_the_required_starter_toolchains_fail_when_apt_does(tmp_path: Path, language: str) -> None:
+    root = project_copy(tmp_path)
+    fake_bin, _log = failing_apt(tmp_path)
+    done = run(["bash", f".ci/install-{language.lower()}", "--required"], root, fake_bin,
+               tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"error: could not install the {language} bot's toolchain")
 
 
 def test_the_required_engine_build_fails_when_the_build_does(tmp_path: Path) -> None:
