@@ -42,6 +42,9 @@ def _mask(cards: list[Card]) -> int:
     return bits
 
 
+_CARD_BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(len(CARDS)))
+"""Each card's bit: ``mask & _CARD_BIT[c]`` is the compiled engine's fast test (mypyc does
+``&`` on small integers natively but boxes both sides of a ``>>``)."""
 _RANK_CARDS: Final[tuple[int, ...]] = tuple(
     _mask([c for c in CARDS if c.rank == rank]) for rank in range(14)
 )
@@ -128,10 +131,10 @@ def generate_legal(game: Game) -> list[Move]:
         allowed = JACK_CARDS
     else:
         allowed = playable(game.discard[-1], game.active_suit, game._wild_cards)
-    options = _PLAY_OPTIONS
+    options, bit = _PLAY_OPTIONS, _CARD_BIT
     c: int  # a card as a plain int: a native integer when compiled, so the tables index fast
     for c in hand:
-        if allowed >> c & 1:
+        if allowed & bit[c]:
             moves.extend(options[c][flag])
     if game.decks > 1 and len(moves) > 1:
         moves = list(dict.fromkeys(moves))
