@@ -160,7 +160,10 @@ class _Writer:
 
     def hardlink(self, name: str, target: str, mode: int) -> None:
         """A tar hard link: a copy of an earlier file of the archive."""
-        clean = clean_name(target)
+        try:
+            clean = clean_name(target)
+        except ArchiveRefused:
+            clean = None
         if clean is None or self.files.get(clean) != "file":
             raise ArchiveRefused("link-out", f"{name!r} is a hard link to {target!r}, which is "
                                  "not an earlier file of the archive")
@@ -325,7 +328,7 @@ def _zip_member(info: zipfile.ZipInfo) -> _Member:
         kind = "dir"
     elif stat.S_ISLNK(mode):
         kind = "symlink"
-    elif mode == 0 or stat.S_ISREG(mode):
+    elif stat.S_IFMT(mode) == 0 or stat.S_ISREG(mode):  # no type: a file (as zipfile writes)
         kind = "file"
     else:
         kind = "special"
