@@ -1,0 +1,323 @@
+"""The contest's matchmaker: which versions play the next deal set, chosen for information.
+
+A contest never ends and its field changes under it, so a round robin cannot serve it (50 bots
+at tables of 4 are 230,300 meetings) and uniformly random tables waste most of what they play: a
+game between bots 600 Elo apart tells the board almost nothing it did not know. What the board
+needs is the order of the versions, above all at the top, and a new version placed in it soon.
+So each table is chosen where the order is still in doubt:
+
+* **the unit** is one deal set of one table: a deal played once per cyclic seating of its
+  versions (``docs/ratings.md``: the deal set is the independent unit, and the only fair one);
+* **who the table is for** (the seed), in this order: a new version (fewer than
+  ``new_games`` games scheduled or played: its first games within one decision of joining;
+  the one with fewest, then the oldest, first),
+  then a version starved below the band, then the version with the most doubt left in its
+  order against the others (below);
+* **who sits with it**: one at a time, the version whose order against those already seated is
+  most in doubt, discounted by how often the two have met (fewest head-to-heads first); with
+  probability ``explore`` a seat is drawn instead from a random *rating window* (the field
+  sorted by rating, cut into windows of a table each), so every version meets every part of
+  the field, the leader's window included, whatever the estimates say (Halite's nearest-k
+  opponents made the leader unreachable, its issue #207);
+* **the band**: over the last ``window`` seconds, no version takes more than ``band[1]`` times
+  its fair share of the games scheduled (fair: an equal share of the time each was in the
+  contest), and one below ``band[0]`` is seeded before information is consulted. Information
+  alone would play the leaders all day; the band is what the platforms' users ask for (even
+  rates, no starvation) and what keeps the bottom of the board honest.
+
+*Doubt* is the probability that a pair's estimated order is wrong, Φ(−|μ_i − μ_j| / √(σ_i² +
+σ_j²)), from an online Plackett–Luce estimate (Weng and Lin's Bayesian approximation, the model
+behind ``openskill``, here in about thirty lines so the matchmaker needs no package and stays
+pure). The sum of doubt over the pairs is the expected number of discordant pairs, which is
+what Kendall's tau counts; pairs that may decide the top ``top`` places weigh ``1 +
+top_weight`` times more, since the exact top of the board is what contestants look at. The
+online estimate costs O(table) per game, against a refit of the Bradley–Terry board that grows
+with versions cubed and with deal sets (``benchmarks/matchmaking_bench.py`` measures both): the
+published board stays ``craits.ratings``', the estimate only chooses tables.
+
+Pure and deterministic: no clock (``now`` is passed in, in seconds), no I/O, randomness only
+from the seeded RNG, ties broken by version id. The same seed, versions, games and calls give
+the same tables.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from craits.ratings.elo import ELO_PER_NAT
+from craits.ratings.results import ScoredGame
+
+BETA: Final = ELO_PER_NAT / math.sqrt(2.0)
+"""Performance spread of one game, Elo scale: chosen so that two versions with exact ratings
+beat each other with the Bradley–Terry odds of their Elo difference (c = √2 β is one nat)."""
+SIGMA0: Final = 2.0 * BETA
+"""A new version's uncertainty (openskill's default ratio σ₀ = 2β): about ±490 Elo at 95%."""
+KAPPA: Final = 1e-4
+"""The least fraction of its variance one game may leave a version (Weng–Lin's κ)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A version that may play: what the matchmaker is told of it."""
+
+    id: str
+    joined: float
+    """When it became playable, contest clock in seconds (the same clock as ``now``)."""
+    games: int = 0
+    """Games it has finished so far (the store's count; a restarted matchmaker trusts it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One deal set to play: the versions of one table (seat order of the first seating) and
+    why it was chosen (``new``, ``starving`` or ``information``), for logs and tests."""
+
+    versions: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """The matchmaker's knobs, each with the reason for its default (module doc)."""
+
+    table_sizes: tuple[int, ...] = (4,)
+    """Table sizes the contest plays, 2 to 10; several are taken in turn (the biggest that
+    the versions can fill when one cannot be)."""
+    new_games: int = 8
+    """A version with fewer games than this (two deal sets at tables of 4) is seeded first."""
+    window: float = 3600.0
+    """The band's window in seconds: games per version per hour."""
+    band: tuple[float, float] = (0.5, 2.0)
+    """Least and most of its fair share of games a version gets over the window."""
+    top: int = 3
+    """Places at the top of the board whose exact order counts extra."""
+    top_weight: float = 2.0
+    """How much more a pair that may decide the top places weighs."""
+    explore: float = 0.1
+    """Chance that a seat is drawn from a random rating window instead."""
+    meetings_scale: float = 4.0
+    """Deal sets together after which a pair's doubt counts half (fewest head-to-heads first)."""
+
+    def __post_init__(self) -> None:
+        if not self.table_sizes or any(not 2 <= k <= 10 for k in self.table_sizes):
+            raise ValueError("table sizes must be between 2 and 10")
+        low, high = self.band
+        if not 0.0 <= low < 1.0 < high:
+            raise ValueError("the band must hold the fair share: 0 <= low < 1 < high")
+        if not 0.0 <= self.explore <= 1.0:
+            raise ValueError("explore is a probability")
+
+
+@dataclass(slots=True)
+class Skill:
+    """One version's online estimate, Elo scale."""
+
+    mu: float = 0.0
+    var: float = SIGMA0 * SIGMA0
+
+
+@dataclass(slots=True)
+class OnlineSkill:
+    """Weng and Lin's Bayesian Plackett–Luce update (openskill's ``PlackettLuce``), one game at
+    a time: each player moves by how much better it placed than its strength predicted, against
+    every stage of the finish it took part in, and its variance shrinks by the information the
+    game carried. Shared places count as a share of each stage."""
+
+    skills: dict[str, Skill] = field(default_factory=dict)
+
+    def get(self, version: str) -> Skill:
+        """The estimate of ``version`` (the prior if it has not played)."""
+        return self.skills.get(version) or Skill()
+
+    def add(self, seats: Sequence[str], places: Sequence[int]) -> None:
+        """Update the players of one finish (a version per seat, a place per seat)."""
+        skills = [self.skills.setdefault(v, Skill()) for v in seats]
+        c = math.sqrt(sum(s.var + BETA * BETA for s in skills))
+        strength = [math.exp(s.mu / c) for s in skills]
+        n = len(seats)
+        # The stage a place starts: everyone placed there or worse is still in it.
+        stage = [sum(strength[j] for j in range(n) if places[j] >= places[q]) for q in range(n)]
+        shared = [sum(1 for p in places if p == places[q]) for q in range(n)]
+        moves = []
+        for i, s in enumerate(skills):
+            omega = delta = 0.0
+            for q in range(n):
+                if places[q] > places[i]:
+                    continue
+                quotient = strength[i] / stage[q]
+                omega += ((1.0 - quotient) if q == i else -quotient) / shared[q]
+                delta += quotient * (1.0 - quotient) / shared[q]
+            sigma = math.sqrt(s.var)
+            moves.append((s.var / c * omega, max(1.0 - sigma / c * s.var / c**2 * delta, KAPPA)))
+        for s, (step, shrink) in zip(skills, moves, strict=True):
+            s.mu += step
+            s.var *= shrink
+
+
+def doubt(a: Skill, b: Skill) -> float:
+    """The probability that the estimated order of two versions is the wrong one."""
+    spread = math.sqrt(a.var + b.var)
+    return 0.5 * math.erfc(abs(a.mu - b.mu) / spread / math.sqrt(2.0))
+
+
+class Matchmaker:
+    """Chooses the next deal sets of a contest (module doc). Keep one per contest: it learns
+    from the games it is shown and remembers the tables it scheduled."""
+
+    def __init__(self, config: MatchConfig | None = None, seed: int = 0) -> None:
+        self.config = config or MatchConfig()
+        self.skill = OnlineSkill()
+        self._rng = random.Random(seed)
+        self._seen: set[int] = set()
+        self._scheduled: dict[str, int] = {}
+        """Games each version was scheduled for, all time: a table not yet finished counts."""
+        self._meetings: dict[tuple[str, str], int] = {}
+        self._ledger: deque[tuple[float, tuple[str, ...]]] = deque()
+        self._decisions = 0
+
+    def observe(self, games: Iterable[ScoredGame]) -> None:
+        """Learn from finished games not seen before (by ``game_index``), in index order, so
+        that the estimate does not depend on how the games were batched."""
+        fresh = sorted((g for g in games if g.game_index not in self._seen),
+                       key=lambda g: g.game_index)
+        for game in fresh:
+            self._seen.add(game.game_index)
+            self.skill.add(game.seats, game.places)
+
+    def next_tables(self, versions: Sequence[Version], games: Iterable[ScoredGame] = (),
+                    now: float = 0.0, count: int = 1) -> list[Table]:
+        """Learn from ``games``, then choose up to ``count`` deal sets among ``versions`` (the
+        ones that may play now) at ``now``; fewer when too few versions may play."""
+        self.observe(games)
+        ids = sorted({v.id for v in versions})
+        if len(ids) != len(versions):
+            raise ValueError("versions must have distinct ids")
+        tables = []
+        for _ in range(count):
+            table = self._choose(versions, now)
+            if table is None:
+                break
+            tables.append(table)
+        return tables
+
+    def _choose(self, versions: Sequence[Version], now: float) -> Table | None:
+        sizes = self.config.table_sizes
+        size = sizes[self._decisions % len(sizes)]
+        if size > len(versions):  # the biggest configured table the field can fill, if any
+            size = max((k for k in sizes if k <= len(versions)), default=0)
+            if not size:
+                return None
+        self._decisions += 1
+        share, starving, flooded = self._band(versions, now)
+        by_id = {v.id: v for v in versions}
+        skills = {v.id: self.skill.get(v.id) for v in versions}
+        weight = self._top_weights(skills)
+        open_ = sorted(by_id, key=lambda v: (v in flooded, share[v], v))
+        eligible = [v for v in open_ if v not in flooded]
+        if len(eligible) < size:
+            eligible = open_[:size]
+        played = {v: max(by_id[v].games, self._scheduled.get(v, 0)) for v in eligible}
+        fresh = [v for v in eligible if played[v] < self.config.new_games]
+        if fresh:
+            seed = min(fresh, key=lambda v: (played[v], by_id[v].joined, v))
+            reason = "new"
+        elif starving & set(eligible):
+            seed = min(starving & set(eligible), key=lambda v: (share[v], v))
+            reason = "starving"
+        else:
+            need = {v: sum(self._value(v, w, skills, weight) for w in by_id if w != v)
+                    for v in eligible}
+            seed = max(eligible, key=lambda v: (need[v], v))
+            reason = "information"
+        table = [seed]
+        candidates = [v for v in eligible if v != seed]
+        while len(table) < size:
+            pick = self._explore(candidates, table, skills)
+            if pick is None:
+                pick = max(candidates, key=lambda v: (
+                    sum(self._value(v, t, skills, weight) for t in table),
+                    -self._scheduled.get(v, 0), v))
+            table.append(pick)
+            candidates.remove(pick)
+        self._record(table, now)
+        return Table(tuple(table), reason)
+
+    def _value(self, a: str, b: str, skills: dict[str, Skill], weight: dict[str, float]
+               ) -> float:
+        """What one more deal set of ``a`` with ``b`` is worth: their doubt, weighted for the
+        top places, halved every ``meetings_scale`` deal sets they already played together."""
+        met = self._meetings.get((a, b) if a < b else (b, a), 0)
+        return (doubt(skills[a], skills[b]) * min(weight[a], weight[b])
+                / (1.0 + met / self.config.meetings_scale))
+
+    def _top_weights(self, skills: dict[str, Skill]) -> dict[str, float]:
+        """``1 + top_weight · P(in the top places or next to them)`` per version: a pair's
+        order decides the exact top only if both may be there."""
+        cfg = self.config
+        ranked = sorted(skills.values(), key=lambda s: -s.mu)
+        if len(ranked) <= cfg.top + 1:
+            return dict.fromkeys(skills, 1.0 + cfg.top_weight)
+        edge = ranked[cfg.top + 1]
+        return {v: 1.0 + cfg.top_weight * (1.0 - doubt_of_side(s, edge))
+                for v, s in skills.items()}
+
+    def _explore(self, candidates: list[str], table: list[str], skills: dict[str, Skill]
+                 ) -> str | None:
+        """With probability ``explore``, the candidate of a random rating window that has met
+        the table least; otherwise None."""
+        if not candidates or self._rng.random() >= self.config.explore:
+            return None
+        ranked = sorted(candidates, key=lambda v: (-skills[v].mu, v))
+        width = max(1, len(table) + 1)
+        windows = [ranked[i:i + width] for i in range(0, len(ranked), width)]
+        window = windows[self._rng.randrange(len(windows))]
+        return min(window, key=lambda v: (sum(self._meetings.get(
+            (v, t) if v < t else (t, v), 0) for t in table), v))
+
+    def _band(self, versions: Sequence[Version], now: float
+              ) -> tuple[dict[str, float], set[str], set[str]]:
+        """Each version's share of its fair share of the games scheduled in the window, and
+        which are below the band (starving) and at or over its top (flooded)."""
+        cfg = self.config
+        while self._ledger and self._ledger[0][0] <= now - cfg.window:
+            self._ledger.popleft()
+        seats: dict[str, int] = {}
+        for _, table in self._ledger:
+            for v in table:
+                seats[v] = seats.get(v, 0) + len(table)
+        start = now - cfg.window
+        present = {v.id: max(now - max(v.joined, start), 1e-9) for v in versions}
+        total_time = sum(present.values())
+        total = sum(seats.get(v, 0) for v in present)
+        size = max(cfg.table_sizes)
+        share, starving, flooded = {}, set(), set()
+        for v, t in present.items():
+            fair = total * t / total_time
+            got = seats.get(v, 0)
+            share[v] = got / fair if fair > 0 else 0.0
+            # One deal set of slack, so that the band binds only on what a table can change.
+            if got >= cfg.band[1] * fair + size and fair > 0:
+                flooded.add(v)
+            if t >= cfg.window / 2 and got + size <= cfg.band[0] * fair:
+                starving.add(v)
+        return share, starving, flooded
+
+    def _record(self, table: Sequence[str], now: float) -> None:
+        k = len(table)
+        self._ledger.append((now, tuple(table)))
+        for i, a in enumerate(table):
+            self._scheduled[a] = self._scheduled.get(a, 0) + k
+            for b in table[i + 1:]:
+                key = (a, b) if a < b else (b, a)
+                self._meetings[key] = self._meetings.get(key, 0) + 1
+
+
+def doubt_of_side(a: Skill, edge: Skill) -> float:
+    """The probability that ``a`` is really below ``edge`` (one-sided, unlike ``doubt``)."""
+    spread = math.sqrt(a.var + edge.var)
+    return 0.5 * math.erfc((a.mu - edge.mu) / spread / math.sqrt(2.0))

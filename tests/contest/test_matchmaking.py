@@ -1,0 +1,197 @@
+"""The contest's matchmaker (``craits.contest.matchmaking``): deterministic given its seed, new
+versions first, the band kept over a simulated day, table sizes respected, and the true order
+found by a small simulation. Every clock here is the simulation's: no test reads the time."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from craits.contest.matchmaking import MatchConfig, Matchmaker, OnlineSkill, Table, Version
+from craits.contest.simulation import kendall_tau, play_deal_set, top_exact
+from craits.ratings.bradley_terry import bradley_terry
+from craits.ratings.results import ScoredGame
+
+
+def simulate(maker: Matchmaker, strength: dict[str, float], deal_sets: int, seed: int,
+             seconds_per_table: float = 60.0, joined: dict[str, float] | None = None,
+             ) -> tuple[list[Table], list[ScoredGame], list[float]]:
+    """Play ``deal_sets`` tables chosen by ``maker``, one every ``seconds_per_table``, each
+    version present from its ``joined`` time (0 by default); the tables, games and times."""
+    rng = random.Random(seed)
+    games: list[ScoredGame] = []
+    tables: list[Table] = []
+    times: list[float] = []
+    played = dict.fromkeys(strength, 0)
+    joined = joined or {}
+    for d in range(deal_sets):
+        now = d * seconds_per_table
+        versions = [Version(v, joined.get(v, 0.0), played[v]) for v in sorted(strength)
+                    if joined.get(v, 0.0) <= now]
+        for table in maker.next_tables(versions, games, now):
+            new = play_deal_set(table.versions, strength, rng, d, len(games))
+            games.extend(new)
+            tables.append(table)
+            times.append(now)
+            for v in table.versions:
+                played[v] += len(new)
+    return tables, games, times
+
+
+def spaced(n: int, gap: float) -> dict[str, float]:
+    return {f"v{i:02d}": gap * (n - i) for i in range(n)}
+
+
+def test_the_same_seed_gives_the_same_tables() -> None:
+    strength = spaced(10, 50.0)
+    runs = [simulate(Matchmaker(seed=7), strength, 60, seed=3)[0] for _ in range(2)]
+    assert runs[0] == runs[1]
+    other = simulate(Matchmaker(seed=8), strength, 60, seed=3)[0]
+    assert all(len(set(t.versions)) == 4 for t in other)
+
+
+def test_games_are_learned_once_whatever_the_batches() -> None:
+    strength = spaced(6, 80.0)
+    _, games, _ = simulate(Matchmaker(seed=1), strength, 30, seed=2)
+    whole, halves = Matchmaker(), Matchmaker()
+    whole.observe(games)
+    halves.observe(reversed(games[:len(games) // 2]))  # a batch in any order
+    halves.observe(games)  # the first half again, and the second: each seen once
+    assert whole.skill.skills == halves.skill.skills
+
+
+def test_a_new_version_plays_first() -> None:
+    strength = spaced(8, 60.0)
+    maker = Matchmaker(seed=5)
+    _, games, _ = simulate(maker, strength, 40, seed=1)
+    versions = [Version(v, 0.0, sum(v in g.seats for g in games)) for v in strength]
+    late = Version("new", 40 * 60.0 - 30, 0)  # joined half a minute ago
+    table = maker.next_tables([*versions, late], [], now=40 * 60.0)[0]
+    assert table.reason == "new"
+    assert table.versions[0] == "new"
+    # and it keeps the first seat until it has played its first games (new_games)
+    follow = maker.next_tables([*versions, late], [], now=40 * 60.0 + 60)[0]
+    assert follow.versions[0] == "new"
+    after = maker.next_tables([*versions, late], [], now=40 * 60.0 + 120)[0]
+    assert after.reason != "new"
+
+
+def test_the_oldest_new_version_goes_first() -> None:
+    maker = Matchmaker()
+    versions = [Version("a", 0.0, 50), Version("b", 0.0, 50), Version("c", 0.0, 50),
+                Version("late", 20.0), Version("later", 30.0)]
+    first = maker.next_tables(versions, [], now=40.0)[0]
+    assert first.versions[0] == "late" and first.reason == "new"
+
+
+@pytest.mark.slow
+def test_no_version_starved_or_flooded_over_a_day() -> None:
+    """A day at 60 tables an hour, 12 versions 100 Elo apart (information alone would play
+    the leaders): every hour, every version's games within the band, give or take two deal
+    sets (what a sliding window lets through at an hour's edges)."""
+    cfg = MatchConfig()
+    strength = spaced(12, 100.0)
+    tables, _, times = simulate(Matchmaker(cfg, seed=11), strength, 24 * 60, seed=4)
+    slack = 2 * 4
+    for hour in range(1, 24):
+        count = dict.fromkeys(strength, 0)
+        for table, t in zip(tables, times, strict=True):
+            if hour * 3600 <= t < (hour + 1) * 3600:
+                for v in table.versions:
+                    count[v] += 4
+        mean = sum(count.values()) / len(count)
+        low, high = cfg.band
+        assert min(count.values()) >= low * mean - slack, (hour, count)
+        assert max(count.values()) <= high * mean + slack, (hour, count)
+
+
+def test_a_version_below_the_band_is_seeded_next() -> None:
+    strength = spaced(8, 60.0)
+    maker = Matchmaker(seed=3)
+    simulate(maker, strength, 60, seed=2)
+    # A version that was away for the last hour (present all along, scheduled never since)
+    versions = [Version(v, 0.0, 100) for v in strength] + [Version("idle", 0.0, 100)]
+    table = maker.next_tables(versions, [], now=60 * 60.0)[0]
+    assert table.versions[0] == "idle" and table.reason == "starving"
+
+
+@pytest.mark.parametrize("sizes", [(2,), (3,), (10,), (2, 5, 10)])
+def test_tables_have_the_configured_sizes(sizes: tuple[int, ...]) -> None:
+    strength = spaced(12, 40.0)
+    tables, _, _ = simulate(Matchmaker(MatchConfig(table_sizes=sizes), seed=1), strength,
+                            30, seed=1)
+    assert [len(t.versions) for t in tables] == [sizes[i % len(sizes)] for i in range(30)]
+    for t in tables:
+        assert len(set(t.versions)) == len(t.versions)
+        assert set(t.versions) <= set(strength)
+
+
+@pytest.mark.parametrize("sizes", [(), (1,), (11,), (2, 11)])
+def test_table_sizes_outside_two_to_ten_are_refused(sizes: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="between 2 and 10"):
+        MatchConfig(table_sizes=sizes)
+
+
+def test_too_few_versions_give_a_smaller_configured_table_or_none() -> None:
+    three = [Version(v, 0.0) for v in "abc"]
+    maker = Matchmaker(MatchConfig(table_sizes=(4, 3, 2)))
+    assert [len(t.versions) for t in maker.next_tables(three, [], 0.0, count=3)] == [3, 3, 2]
+    assert maker.next_tables(three[:1], [], 0.0) == []
+    assert Matchmaker(MatchConfig(table_sizes=(4,))).next_tables(three, [], 0.0) == []
+
+
+def test_several_tables_in_one_call_spread_the_field() -> None:
+    versions = [Version(f"v{i}", 0.0, 0) for i in range(8)]
+    tables = Matchmaker(seed=2).next_tables(versions, [], 0.0, count=2)
+    assert len(tables) == 2
+    assert set(tables[0].versions) | set(tables[1].versions) == {v.id for v in versions}
+
+
+def test_online_skill_moves_winners_up_and_shrinks_doubt() -> None:
+    skill = OnlineSkill()
+    skill.add(("a", "b", "c"), (1, 2, 3))
+    a, b, c = (skill.get(v) for v in "abc")
+    assert a.mu > b.mu > c.mu
+    assert abs(a.mu + b.mu + c.mu) < abs(a.mu)  # a shift among the three, not a drift
+    assert max(a.var, b.var, c.var) < skill.get("unseen").var
+    tied = OnlineSkill()
+    tied.add(("a", "b"), (1, 1))
+    assert abs(tied.get("a").mu - tied.get("b").mu) < 1e-9
+
+
+@pytest.mark.slow
+def test_a_small_simulation_finds_the_true_order() -> None:
+    strength = spaced(6, 150.0)
+    _, games, _ = simulate(Matchmaker(MatchConfig(table_sizes=(3,)), seed=9), strength,
+                           120, seed=9)
+    board = bradley_terry(games, sorted(strength))
+    assert kendall_tau(board, strength) == 1.0
+    assert top_exact(board, strength, 3)
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("module", ["matchmaking.py", "simulation.py"])
+def test_the_matchmaker_is_pure_logic(module: str) -> None:
+    """It imports the standard library and ``craits.ratings``, nothing above: the service
+    calls it, never the other way round."""
+    import craits.contest
+
+    path = Path(craits.contest.__file__).with_name(module)
+    ours = {m for m in imports_of(path) if m.split(".")[0] in ("craits", "craits_sdk")}
+    assert all(m.startswith("craits.ratings") for m in ours), ours
+    allowed_std = {"__future__", "math", "random", "collections", "collections.abc",
+                   "dataclasses", "typing"}
+    assert imports_of(path) - ours <= allowed_std
