@@ -29,7 +29,7 @@ from craits import private
 from craits.referee.hub import BotEntry, BotHub
 from craits.suggest import did_you_mean
 
-from . import sandbox, spawn
+from . import botlog, sandbox, spawn
 from .botgroup import JOIN_FAILED, Account, BotGroup, GroupLimits
 
 
@@ -178,19 +178,24 @@ class BotProcess:
             self.drained.set()
             return
         kept = 0
+        text = botlog.BotText()  # no forged referee line, no raw control byte (``botlog``)
         try:
             with os.fdopen(private.open_append(self.stderr_path), "ab") as log:
                 async with trio.lowlevel.FdStream(self.output) as stream:
                     while chunk := await stream.receive_some(1 << 16):
                         if kept < self.output_limit:
-                            log.write(chunk[: self.output_limit - kept])
+                            log.write(text.feed(chunk[: self.output_limit - kept]))
                             log.flush()
                             kept += len(chunk)
                             if kept >= self.output_limit:
+                                log.write(text.flush())
                                 log.write(b"\n[craits: output limit reached; the rest dropped]\n")
+                                text.at_line_start = True
+                log.write(text.flush())
                 if self.group is not None:  # every writer is gone: the tree has ended
                     used = self.group.cpu_s()
-                    log.write(f"[craits: the bot's processes used {used:.2f} CPU seconds]\n"
+                    log.write(("" if text.at_line_start else "\n").encode()
+                              + f"[craits: the bot's processes used {used:.2f} CPU seconds]\n"
                               .encode())
         finally:
             self.drained.set()

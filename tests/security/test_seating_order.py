@@ -1,0 +1,97 @@
+"""No channel between a bot's processes can carry a hand: seating-major order (issue 30, part 1).
+
+``colluding_bot.py`` plays at tables of two with one deal set, so its two processes (slots) play
+the deal's two seatings, and the opponent at seat 0 of seating 1 holds the very cards its own
+slot 0 held in seating 0. Slot 0 sends that hand through the machine's task count; slot 1
+decodes it while it plays, and the test checks what it decoded against the opponent's dealt
+hand, rebuilt from the stored game's seed and rules.
+
+- The defence (``trust = "adversarial"``, seating-major by default): seating 0 is played, every
+  process of the bot is ended, then seating 1 with a fresh one; the receiver hears only noise.
+- The control: the same tournament with the old, interleaved order (the test hook
+  ``schedule.UNSAFE_INTERLEAVED_ENV``): both seatings at once, and the receiver learns the hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from craits.engine import Rules
+from craits.engine.state import Game
+from craits.tournament.plan.schedule import UNSAFE_INTERLEAVED_ENV
+
+pytestmark = pytest.mark.slow
+
+COLLUDER = Path(__file__).with_name("colluding_bot.py")
+CUP = """
+name = "collusion"
+table_size = 2
+deal_sets = 1
+concurrency = 2
+[rules]
+short_game = true
+[time]
+move_ms = 60000
+[[bots]]
+name = "colluder"
+command = "python3 colluding_bot.py"
+dir = "colluder"
+[bots.limits]
+processes = 300
+[[bots]]
+name = "greedy"
+"""
+
+
+def run_cup(home: Path, interleaved: bool) -> list[tuple[list[int], list[int]]]:
+    """Play the cup; for each hand the receiver decoded: (decoded, the opponent's dealt hand)."""
+    (home / "colluder").mkdir(parents=True)
+    shutil.copy(COLLUDER, home / "colluder" / "colluding_bot.py")
+    for path in (home, home / "colluder"):
+        path.chmod(0o755)
+    (home / "cup.toml").write_text(CUP)
+    db = home / "t.sqlite"
+    env = {**os.environ, UNSAFE_INTERLEAVED_ENV: "1" if interleaved else "0"}
+    done = subprocess.run([sys.executable, "-m", "craits", "tournament", "run", "cup.toml",
+                           "--db", str(db), "--quiet"], cwd=home, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as con:
+        specs = {s["game_id"]: s for s in (json.loads(r) for (r,) in
+                                           con.execute("SELECT spec FROM jobs"))}
+    con.close()
+    logs = "".join(p.read_text() for p in (db.parent / "logs").rglob("colluder*.stderr.log"))
+    found = []
+    for game_id, cards in re.findall(r"^DECODED (\S+) ([\d ]+)$", logs, re.MULTILINE):
+        spec = specs[game_id]
+        assert spec["rotation"] == 1 and spec["seats"] == ["greedy", "colluder"]
+        dealt = Game.new(Rules.from_dict(spec["rules"]), 2, spec["seed"]).hands[0]
+        found.append(([int(c) for c in cards.split()], sorted(int(c) for c in dealt)))
+    assert len(found) == 1, logs[-2000:]
+    return found
+
+
+def known(decoded: list[int], dealt: list[int]) -> int:
+    """How many of the opponent's cards the receiver named."""
+    return len(set(decoded) & set(dealt))
+
+
+def test_played_seating_major_the_receiving_process_learns_nothing(tmp_path: Path) -> None:
+    [(decoded, dealt)] = run_cup(tmp_path, interleaved=False)
+    assert known(decoded, dealt) <= 4, (decoded, dealt)  # chance: about one card in eight
+
+
+def test_control_played_interleaved_the_receiving_process_learns_the_opponents_hand(
+    tmp_path: Path,
+) -> None:
+    [(decoded, dealt)] = run_cup(tmp_path, interleaved=True)
+    assert known(decoded, dealt) >= 6, (decoded, dealt)
