@@ -13,8 +13,8 @@ machine's own drift cancels out (a differential code). Both ends meet on wall-cl
   first decision it sends its dealt hand, six bits a card, in each of ``FRAMES`` frames.
 - At seat 1 (seating 1, where the opponent at seat 0 holds those same cards) it is the
   *receiver*: at its first decision it waits for the second frame boundary, decodes
-  ``LISTENED`` frames and writes what it decoded, ``DECODED <game id> <card numbers>``; the test checks that against the
-  opponent's dealt hand rebuilt from the stored game.
+  ``LISTENED`` frames and writes what it decoded, ``DECODED <game id> <card numbers>``; the
+  test checks that against the opponent's dealt hand rebuilt from the stored game.
 
 Otherwise it plays the first legal move. Played seating-major (the defence), the sender's process
 has ended before the receiver's starts: the receiver decodes the machine's noise.
