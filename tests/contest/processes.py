@@ -49,9 +49,10 @@ class Server:
 
 
 @contextmanager
-def serve(directory: Path) -> Iterator[Server]:
-    """Start ``craits contest serve DIR --port 0``; yields once it prints its URL."""
-    process = subprocess.Popen([*CRAITS, "contest", "serve", str(directory), "--port", "0"],
+def serve(directory: Path, *options: str | Path) -> Iterator[Server]:
+    """Start ``craits contest serve DIR --port 0 [options]``; yields once it prints its URL."""
+    process = subprocess.Popen([*CRAITS, "contest", "serve", str(directory), "--port", "0",
+                                *map(str, options)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []

@@ -25,12 +25,14 @@ from craits.contest.service import Listen, open_contest, serve_contest
 from craits.contest.store import DB_NAME, ContestStore, StoreError
 from craits.contest.template import contest_toml
 from craits.contest.tokens import new_token, token_digest
+from craits.exception_groups import sole_exception
 from craits.tournament.plan.tomlreader import ConfigError
 
 from .common import UsageError, port, print_json
 
 DEFAULT_PORT = 8470
 SERVER_ENV, TOKEN_ENV = "CRAITS_CONTEST_SERVER", "CRAITS_CONTEST_TOKEN"
+CA_ENV = "CRAITS_TLS_CA"
 
 
 def register(subparsers: Any) -> None:
@@ -103,6 +105,9 @@ def _client_options(parser: argparse.ArgumentParser, token: bool) -> None:
     if token:
         parser.add_argument("--token", default=None,
                             help=f"your contest token (default: ${TOKEN_ENV})")
+    parser.add_argument("--ca", type=Path, default=os.environ.get(CA_ENV), metavar="PEM",
+                        help="a CA certificate to trust for an https:// server whose "
+                        f"certificate a public CA did not sign (default: ${CA_ENV})")
     parser.add_argument("--json", action="store_true", help="print the server's JSON answer")
 
 
@@ -116,7 +121,7 @@ def _client(args: argparse.Namespace, token: bool) -> ContestClient:
             raise UsageError(f"give --token T (or set {TOKEN_ENV}): the token the organiser "
                              "gave you")
     try:
-        return ContestClient(args.server, secret)
+        return ContestClient(args.server, secret, Path(args.ca) if args.ca else None)
     except ClientError as exc:
         raise UsageError(str(exc)) from None
 
@@ -186,7 +191,10 @@ def _serve(args: argparse.Namespace) -> int:
                   file=sys.stderr, flush=True)
 
     try:
-        trio.run(serve_contest, contest, listen, announce)
+        try:
+            trio.run(serve_contest, contest, listen, announce)
+        except BaseExceptionGroup as group:  # the server's nurseries wrap a lone failure
+            raise sole_exception(group) from None
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
                          "try another --port (0 picks a free one) or --host") from None

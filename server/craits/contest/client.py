@@ -9,6 +9,7 @@ is said before anything is sent); a file is sent as it is.
 from __future__ import annotations
 
 import io
+import ssl
 import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -83,15 +84,23 @@ def _files(root: Path) -> Iterator[Path]:
 class ContestClient:
     """Calls to one contest server, with or without a token."""
 
-    def __init__(self, server: str, token: str | None = None,
-                 transport: httpx.BaseTransport | None = None) -> None:
+    def __init__(self, server: str, token: str | None = None, ca: Path | None = None) -> None:
+        """``ca``: a CA certificate (PEM) to trust for an https server, beside the system's
+        (for a contest whose certificate a private CA signed, or a self-signed one)."""
         if not server.startswith(("http://", "https://")):
             raise ClientError(f"--server {server!r}: give the contest's URL, e.g. "
                               "http://127.0.0.1:8470")
+        verify: ssl.SSLContext | bool = True
+        if ca is not None:
+            try:
+                verify = ssl.create_default_context(cafile=str(ca))
+            except (OSError, ssl.SSLError) as exc:
+                raise ClientError(f"--ca {ca}: cannot use it as a CA certificate: {exc}"
+                                  ) from None
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.server = server.rstrip("/")
         self._http = httpx.Client(base_url=self.server, headers=headers, timeout=TIMEOUT,
-                                  transport=transport)
+                                  verify=verify)
 
     def close(self) -> None:
         self._http.close()
