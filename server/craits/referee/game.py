@@ -19,7 +19,7 @@ from craits.engine import Event, Game, Move, Outcome, Rules
 from craits.engine.record import choice_of
 from craits.text import printable
 
-from .policy import FailurePolicy, Fault, SeatClock, TimeControl, default_move
+from .policy import FailurePolicy, Fault, FaultKind, SeatClock, TimeControl, default_move
 from .seats import (
     AnswerTooLate,
     Decision,
@@ -223,7 +223,9 @@ class _Referee:
         decision = self.open
         assert decision is not None, "a move deadline passed with no decision open"
         decision.clock.bank_ms = 0.0
-        self._fault(decision, "timeout", f"no valid move within {self.overdue_limit_s:.3f}s")
+        self._fault(
+            decision, FaultKind.TIMEOUT, f"no valid move within {self.overdue_limit_s:.3f}s"
+        )
         self._close(None)
 
     async def _ask(self, decision: Decision) -> Move | None:
@@ -239,21 +241,22 @@ class _Referee:
             try:
                 move = await self._decide(seat, decision)
             except TooManyBadReplies as exc:
-                self._fault(decision, "bad_replies", exc.last_reason)
+                self._fault(decision, FaultKind.BAD_REPLIES, exc.last_reason)
                 return None
             except AnswerTooLate as exc:
                 clock.bank_ms = 0.0
-                self._fault(decision, "timeout", str(exc))
+                self._fault(decision, FaultKind.TIMEOUT, str(exc))
                 return None
             except SeatGone:
                 if await self._wait_back(seat, clock):
                     continue
                 crash = seat.crash_reason
-                kind, detail = ("crash", crash) if crash else ("disconnect", "did not come back")
+                kind, detail = ((FaultKind.CRASH, crash) if crash
+                                else (FaultKind.DISCONNECT, "did not come back"))
                 self._fault(decision, kind, detail, forfeit=True)
                 return None
             except Exception as exc:  # a bot's own bug must not stop the game
-                self._fault(decision, "error", f"{type(exc).__name__}: {exc}")
+                self._fault(decision, FaultKind.ERROR, f"{type(exc).__name__}: {exc}")
                 return None
             self.latencies.append(clock.last_latency_us)
             return move
@@ -285,7 +288,9 @@ class _Referee:
             self.deadline_at = math.inf
             clock.charge(tc, self.now() - started)
 
-    def _fault(self, decision: Decision, kind: str, detail: str, forfeit: bool = False) -> None:
+    def _fault(
+        self, decision: Decision, kind: FaultKind, detail: str, forfeit: bool = False
+    ) -> None:
         clock = decision.clock
         strike = not forfeit
         if strike:
@@ -304,7 +309,7 @@ class _Referee:
             await step
         except Exception as exc:
             detail = f"{type(exc).__name__}: {exc}"
-            self.faults.append(Fault(seat, "error", printable(detail), 0, False, False))
+            self.faults.append(Fault(seat, FaultKind.ERROR, printable(detail), 0, False, False))
 
     async def _finish(self, seconds: float) -> PlayedGame:
         outcome = self.game.outcome

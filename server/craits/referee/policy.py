@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Final
 
 from craits.engine import Move, MoveKind
@@ -59,13 +60,34 @@ class FailurePolicy:
             )
 
 
+class FaultKind(StrEnum):
+    """What went wrong with a seat: a ``StrEnum`` whose values are the words game records always
+    stored, so a record, its JSON and every printed line are what they were."""
+
+    TIMEOUT = "timeout"
+    """No valid move within the time allowed."""
+    BAD_REPLIES = "bad_replies"
+    """Too many replies refused for one decision."""
+    DISCONNECT = "disconnect"
+    """The bot went away and did not come back within the grace period."""
+    CRASH = "crash"
+    """The bot's process died."""
+    ERROR = "error"
+    """The bot's own code raised (an in-process seat), or a notification failed."""
+
+    def __repr__(self) -> str:
+        """The string's own ``repr``, as when kinds were strings (a ``Fault``'s repr)."""
+        return str.__repr__(self)
+
+
 @dataclass(frozen=True, slots=True)
 class Fault:
     """One application of the failure policy, as stored in the game record."""
 
     seat: int
     kind: str
-    """timeout, bad_replies, disconnect, crash, or error (the bot's own code raised)."""
+    """A ``FaultKind`` when the referee records it; typed ``str`` so that a fault read back from
+    a store, or written by hand in a test, is one too."""
     detail: str
     decision_id: int
     strike: bool

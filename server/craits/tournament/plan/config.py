@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
@@ -52,13 +53,32 @@ BOT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 PYTHON_TARGET: Final = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 """``module:Class`` of an in-process bot."""
 
+class BotKind(StrEnum):
+    """How a participant is reached: a ``StrEnum`` whose values are the words configurations and
+    messages always used, so it compares, prints and serialises as they did."""
+
+    BUNDLED = "bundled"
+    """A bot shipped with Craits, started by name."""
+    COMMAND = "command"
+    """A command line that starts the bot, sandboxed under ``adversarial``."""
+    PYTHON = "python"
+    """An SDK ``Bot`` class played inside the tournament's processes."""
+    REMOTE = "remote"
+    """A bot that dials the referee itself, with its token."""
+
+    def __repr__(self) -> str:
+        """The string's own ``repr``, as when kinds were strings (a ``BotSpec``'s repr)."""
+        return str.__repr__(self)
+
+
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """One participant and how to reach it; ``kind`` is ``bundled``, ``command``, ``python`` or
-    ``remote``."""
+    """One participant and how to reach it (``kind``)."""
 
     name: str
-    kind: str = "bundled"
+    kind: str = BotKind.BUNDLED
+    """Always a ``BotKind`` (a plain string given is turned into one, an unknown one refused);
+    typed ``str`` so that ``BotSpec(name, BotKind.REMOTE)`` stays a valid call."""
     bundled: str = ""
     """For ``bundled``: which bundled bot plays (defaults to ``name``)."""
     command: str = ""
@@ -79,6 +99,9 @@ class BotSpec:
     bank_ms: int | None = None
     """This bot's own time control, where it differs from the tournament's ``[time]``."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", BotKind(self.kind))
+
     def time_control(self, default: TimeControl) -> TimeControl:
         """The time control this bot plays under: its own numbers, the tournament's for the
         rest."""
@@ -88,17 +111,17 @@ class BotSpec:
     def to_dict(self) -> dict[str, Any]:
         """The TOML form: only the keys that say what this bot is."""
         out: dict[str, Any] = {"name": self.name}
-        if self.kind == "bundled" and self.bundled != self.name:
+        if self.kind == BotKind.BUNDLED and self.bundled != self.name:
             out["bundled"] = self.bundled
-        elif self.kind == "command":
+        elif self.kind == BotKind.COMMAND:
             out["command"] = self.command
             if self.directory:
                 out["dir"] = self.directory
             if self.limits != SandboxLimits():
                 out["limits"] = section_dict(self.limits)
-        elif self.kind == "python":
+        elif self.kind == BotKind.PYTHON:
             out["python"] = self.python
-        elif self.kind == "remote":
+        elif self.kind == BotKind.REMOTE:
             out["remote"] = True
             if self.token:
                 out["token"] = self.token
@@ -158,14 +181,16 @@ class TournamentConfig:
     def isolated(self, name: str) -> bool:
         """Whether bot ``name`` runs sandboxed, one process per seating of a deal set: a
         command bot under ``trust = "adversarial"``."""
-        return self.trust == "adversarial" and self.bot(name).kind == "command"
+        return self.trust == "adversarial" and self.bot(name).kind == BotKind.COMMAND
 
     def independent(self, meeting: Sequence[str]) -> bool:
         """Whether the meeting's games each get their own deal: asked for, or forced because
         an adversarial remote bot sits in it (it would remember one seating in the next)."""
         if self.deals == "independent":
             return True
-        return self.trust == "adversarial" and any(self.bot(n).kind == "remote" for n in meeting)
+        return self.trust == "adversarial" and any(
+            self.bot(n).kind == BotKind.REMOTE for n in meeting
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A TOML/JSON-ready mapping that ``config_from_dict`` loads back to an equal value."""
@@ -345,12 +370,12 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         if on and not command:
             entry.fail(key, "only a command bot has a directory and sandbox limits")
     if command:
-        return BotSpec(name, "command", command=command, directory=directory,
+        return BotSpec(name, BotKind.COMMAND, command=command, directory=directory,
                        limits=limits or SandboxLimits(), move_ms=move_ms, bank_ms=bank_ms)
     if python:
-        return BotSpec(name, "python", python=python, move_ms=move_ms, bank_ms=bank_ms)
+        return BotSpec(name, BotKind.PYTHON, python=python, move_ms=move_ms, bank_ms=bank_ms)
     if remote:
-        return BotSpec(name, "remote", token=token, move_ms=move_ms, bank_ms=bank_ms)
+        return BotSpec(name, BotKind.REMOTE, token=token, move_ms=move_ms, bank_ms=bank_ms)
     which = bundled or name
     if bundled_names is not None and which not in bundled_names:
         key = "bundled" if bundled else "name"
@@ -358,7 +383,7 @@ def _read_bot(entry: TableReader, bundled_names: Collection[str] | None) -> BotS
         entry.fail(key, f"no bundled bot {which!r}{did_you_mean(which, bundled_names)} "
                    f"(bundled bots: {known}; "
                    "or give command = ..., python = ... or remote = true)")
-    return BotSpec(name, "bundled", bundled=which, move_ms=move_ms, bank_ms=bank_ms)
+    return BotSpec(name, BotKind.BUNDLED, bundled=which, move_ms=move_ms, bank_ms=bank_ms)
 
 
 def _own_limit(entry: TableReader, key: str) -> int | None:
@@ -477,15 +502,15 @@ def fairness_notes(c: TournamentConfig) -> list[str]:
     if c.seed is not None:
         notes.append(f"seed = {c.seed}: anyone who knows the seed can rebuild every deal; fine "
                      "for testing, not for a contest (leave seed out for secret deals)")
-    commands = [b.name for b in c.bots if b.kind == "command"]
+    commands = [b.name for b in c.bots if b.kind == BotKind.COMMAND]
     if c.trust == "trusted" and commands:
         notes.append(f'trust = "trusted": {", ".join(commands)} run unsandboxed, one process '
                      "for every game: only for bots you trust")
-    inprocess = [b.name for b in c.bots if b.kind == "python"]
+    inprocess = [b.name for b in c.bots if b.kind == BotKind.PYTHON]
     if inprocess:
         notes.append(f"{', '.join(inprocess)} play in this process (python = ...): trusted code "
                      "that could read everything the organiser can; only for bots you trust")
-    remotes = [b.name for b in c.bots if b.kind == "remote"]
+    remotes = [b.name for b in c.bots if b.kind == BotKind.REMOTE]
     if c.trust == "adversarial" and c.deals == "duplicate" and remotes:
         notes.append(f"{', '.join(remotes)} play remotely and keep their memory between games: "
                      "their meetings get independent deals instead of duplicate ones")

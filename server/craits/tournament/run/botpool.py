@@ -34,7 +34,7 @@ from craits.hosting.launcher import BotProcess, LaunchError, command_for, launch
 from craits.referee.hub import BotEntry
 from craits.referee.seats import Seat
 from craits.referee.server import Referee
-from craits.tournament.plan.config import BotSpec, TournamentConfig
+from craits.tournament.plan.config import BotKind, BotSpec, TournamentConfig
 from craits_sdk import Bot
 
 from .inprocess import BotLoadError, BotSeat, load_bot
@@ -58,7 +58,7 @@ class BotStartError(BotPoolError):
 
 def launch_spec(spec: BotSpec) -> str:
     """What the launcher starts for a launched bot: its command, or a bundled bot's name."""
-    return spec.command if spec.kind == "command" else (spec.bundled or spec.name)
+    return spec.command if spec.kind == BotKind.COMMAND else (spec.bundled or spec.name)
 
 
 def check_launchable(bots: tuple[BotSpec, ...], workdir: Path | None = None) -> None:
@@ -66,9 +66,9 @@ def check_launchable(bots: tuple[BotSpec, ...], workdir: Path | None = None) -> 
     misspelt bundled name or program), or in-process bot that cannot be made (a module that is
     not there, a class that is no ``Bot``): cheap, and worth doing before anything is stored."""
     for spec in bots:
-        if spec.kind == "python":
+        if spec.kind == BotKind.PYTHON:
             _load(spec, workdir or Path.cwd(), LaunchError)
-        elif spec.kind != "remote":
+        elif spec.kind != BotKind.REMOTE:
             command_for(launch_spec(spec))
 
 
@@ -165,9 +165,9 @@ class BotPool:
         advise: str | None = None  # said once, after the remote bots' lines
         for spec in bots:
             self._specs[spec.name] = spec
-            if spec.kind == "python":
+            if spec.kind == BotKind.PYTHON:
                 self._bots[spec.name] = _load(spec, self._workdir or Path.cwd(), BotStartError)
-            elif spec.kind == "remote":
+            elif spec.kind == BotKind.REMOTE:
                 entry = self._referee.hub.issue_token(spec.name, spec.token or None)
                 self._entries[spec.name, 0] = entry
                 token = entry.token or "(the token given in the tournament file)"
@@ -178,11 +178,11 @@ class BotPool:
         if advise is not None:
             self._say(advise)
         for spec in bots:
-            if spec.kind == "python":
+            if spec.kind == BotKind.PYTHON:
                 continue
-            timeout = remote_timeout_s if spec.kind == "remote" else LAUNCH_CONNECT_S
+            timeout = remote_timeout_s if spec.kind == BotKind.REMOTE else LAUNCH_CONNECT_S
             if not await self._referee.hub.wait_connected(self._entries[spec.name, 0], timeout):
-                error = BotPoolError if spec.kind == "remote" else BotStartError
+                error = BotPoolError if spec.kind == BotKind.REMOTE else BotStartError
                 raise error(self._no_show(spec))
 
     @property
@@ -305,7 +305,7 @@ class BotPool:
         if entry.dead:
             return (f"bot {spec.name!r} failed to start: it exited before connecting: "
                     f"{entry.dead_reason}")
-        if spec.kind == "remote":
+        if spec.kind == BotKind.REMOTE:
             return f"remote bot {spec.name!r} did not connect with its token in time"
         log = self._processes[spec.name, slot].stderr_path
         return f"bot {spec.name!r} failed to start: it never connected to the referee (see {log})"
