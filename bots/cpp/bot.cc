@@ -3,7 +3,12 @@
 // a card, else the first legal move, and follows docs/protocol.md's minimal bot: it answers every
 // decision it holds open, resends after a rejection while the decision is open, and exits 0 when
 // the referee says it is done (2 on any other Error, 1 when it cannot connect).
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -95,9 +100,56 @@ int Play(v1::Referee::Stub& stub, const std::string& token) {
   return 0;
 }
 
+// The bytes of an IPv4 or IPv6 address, and their length (0 for any other family).
+const void* Bytes(const sockaddr* address, size_t* size) {
+  if (address->sa_family == AF_INET) {
+    *size = sizeof(in_addr);
+    return &reinterpret_cast<const sockaddr_in*>(address)->sin_addr;
+  }
+  *size = address->sa_family == AF_INET6 ? sizeof(in6_addr) : 0;
+  return &reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr;
+}
+
+// Whether every address host:port names is this machine's (loopback, the unspecified address,
+// or one of its interfaces'), so that a plain-text dial keeps the token on it.
+bool ThisMachine(const std::string& address) {
+  size_t colon = address.rfind(':');
+  std::string host = address.substr(0, colon == std::string::npos ? 0 : colon);
+  if (host.size() > 1 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  addrinfo* found = nullptr;
+  if (host.empty() || getaddrinfo(host.c_str(), nullptr, nullptr, &found) != 0) return false;
+  ifaddrs* own = nullptr;
+  if (getifaddrs(&own) != 0) own = nullptr;
+  bool all = true;
+  for (addrinfo* a = found; a != nullptr && all; a = a->ai_next) {
+    size_t size = 0;
+    const void* bytes = Bytes(a->ai_addr, &size);
+    bool mine = false;
+    if (a->ai_family == AF_INET) {
+      uint32_t ip = ntohl(static_cast<const in_addr*>(bytes)->s_addr);
+      mine = (ip >> 24) == 127 || ip == INADDR_ANY;
+    } else if (a->ai_family == AF_INET6) {
+      const in6_addr* ip = static_cast<const in6_addr*>(bytes);
+      mine = IN6_IS_ADDR_LOOPBACK(ip) || IN6_IS_ADDR_UNSPECIFIED(ip);
+    }
+    for (ifaddrs* i = own; i != nullptr && !mine; i = i->ifa_next) {
+      size_t own_size = 0;
+      if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != a->ai_family) continue;
+      const void* own_bytes = Bytes(i->ifa_addr, &own_size);
+      mine = own_size == size && size > 0 && std::memcmp(own_bytes, bytes, size) == 0;
+    }
+    all = mine;
+  }
+  if (own != nullptr) freeifaddrs(own);
+  freeaddrinfo(found);
+  return all;
+}
+
 // A channel to CRAITS_SERVER as docs/protocol.md says: TLS for tls:// or https://, or when
 // CRAITS_TLS_CA names a CA file (PEM; else the system's CAs); unix: stays plain (it never
-// leaves the machine). Null, having said why, when the CA file cannot be read.
+// leaves the machine); a plain dial beyond this machine is refused unless
+// CRAITS_ALLOW_PLAINTEXT=1 (the token would travel readable). Null, having said why, when the
+// dial is refused or the CA file cannot be read.
 std::shared_ptr<grpc::Channel> Dial(std::string server) {
   bool tls = false;
   for (const std::string scheme : {"tls://", "https://"}) {
@@ -108,7 +160,18 @@ std::shared_ptr<grpc::Channel> Dial(std::string server) {
   }
   const char* ca = std::getenv("CRAITS_TLS_CA");
   bool has_ca = ca != nullptr && *ca != '\0';
-  if (server.rfind("unix:", 0) == 0 || (!tls && !has_ca)) {
+  if (server.rfind("unix:", 0) == 0) {
+    return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  }
+  if (!tls && !has_ca) {
+    const char* allow = std::getenv("CRAITS_ALLOW_PLAINTEXT");
+    if ((allow == nullptr || std::string(allow) != "1") && !ThisMachine(server)) {
+      std::cerr << "craits-cpp-bot: CRAITS_SERVER " << server << " is beyond this machine and "
+                << "the dial is plain text, where anyone on the path can read the token: dial "
+                << "tls://" << server << " (with CRAITS_TLS_CA naming the organiser's CA), or "
+                << "on a network you trust set CRAITS_ALLOW_PLAINTEXT=1\n";
+      return nullptr;
+    }
     return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
   }
   grpc::SslCredentialsOptions options;

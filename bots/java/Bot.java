@@ -96,7 +96,10 @@ public final class Bot {
         return EXIT_OK;
       }
       if (next instanceof Throwable error) {
-        say("the stream to the referee broke: " + Status.fromThrowable(error));
+        Status status = Status.fromThrowable(error);
+        Throwable cause = status.getCause();
+        say("the stream to the referee broke: " + status.getCode() + ": "
+            + status.getDescription() + (cause == null ? "" : " (" + cause.getMessage() + ")"));
         return EXIT_UNREACHABLE;
       }
       BotPacket.Builder replies = BotPacket.newBuilder();

@@ -38,6 +38,7 @@ from craits.referee import bridge
 from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.listener import TlsFiles
 from craits.referee.server import Referee, open_referee
+from craits_sdk.client import is_this_machine
 from tests.security.certs import Certs, make_certs
 
 from .helpers import ROOT, match, spec
@@ -102,6 +103,13 @@ def craits_check(command: str, *options: str) -> dict[str, Any]:
     return report
 
 
+def beyond_this_machine() -> str:
+    """An address for documentation (RFC 5737) that is not one of this machine's own (a test
+    network may give the machine one of them)."""
+    return next(ip for ip in ("203.0.113.1", "198.51.100.1", "192.0.2.1")
+                if not is_this_machine(ip))
+
+
 def log_of(logs: Path, name: str) -> str:
     """What a launched bot wrote on stderr, for a failed assertion's message."""
     path = logs / f"{name}.stderr.log"
@@ -118,10 +126,6 @@ class BotCompliance:
 
     name: ClassVar[str]
     """The bot's language or kind, for logs."""
-
-    guards_plain_text: ClassVar[bool] = True
-    """Whether the bot refuses a plain-text dial beyond this machine (docs/protocol.md's
-    ``host:port`` row); False only for a bot known not to, which a docstring says."""
 
     def build(self) -> list[str]:
         """Build the bot if it needs building (quickly when it is up to date) and return the
@@ -192,9 +196,7 @@ class BotCompliance:
         assert proc.returncode == 2 and "CRAITS_SERVER" in proc.stderr, proc.stderr
 
     def test_a_plain_dial_beyond_this_machine_is_refused(self, argv: list[str]) -> None:
-        if not self.guards_plain_text:
-            return  # documented in the subclass: this bot does not guard its token yet
-        beyond = "192.0.2.1:50051"  # TEST-NET-1: never an address of this machine
+        beyond = f"{beyond_this_machine()}:50051"
         proc = run_bot(argv, {"CRAITS_SERVER": beyond, "CRAITS_TOKEN": "secret"})
         assert proc.returncode == 2 and "CRAITS_ALLOW_PLAINTEXT" in proc.stderr, proc.stderr
 

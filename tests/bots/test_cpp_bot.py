@@ -34,7 +34,6 @@ require(_missing_toolchain(), "bash .ci/install-cpp")
 
 class TestCppBot(BotCompliance):
     name = "cpp"
-    guards_plain_text = False  # it dials plain text anywhere it is told to: not yet guarded
 
     def build(self) -> list[str]:
         built = subprocess.run(["make", "-s", "-C", str(CPP)], capture_output=True, text=True,
