@@ -263,7 +263,8 @@ async def _receive(request: Request, contest: Contest, contestant: Contestant, w
     async with await trio.open_file(work / "upload", "wb") as file:
         async for chunk in request.stream():
             received += len(chunk)
-            if received > limit:
+            if received > limit:  # counted: it cost the server the bytes up to the limit
+                contest.store.record_refused_upload(contestant.id, "too large", contest.clock())
                 raise fail(413, _too_large(limit))
             await file.write(chunk)
     if received == 0:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import trio
 from hypercorn.config import Config as HypercornConfig
@@ -25,6 +26,10 @@ from .api import Contest, make_app
 from .config import load_contest_config
 from .store import DB_NAME, ContestStore
 from .uploads import sweep
+
+READ_TIMEOUT_S: Final = 60
+"""A connection that sends nothing for this long is closed: an upload trickled byte by byte
+cannot hold its contestant's upload slot (one at a time) or a connection forever."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +59,7 @@ def hypercorn_config(listen: Listen) -> HypercornConfig:
     if listen.tls_cert is not None and listen.tls_key is not None:
         config.certfile = str(listen.tls_cert)
         config.keyfile = str(listen.tls_key)
+    config.read_timeout = READ_TIMEOUT_S
     config.accesslog = None
     config.errorlog = logging.getLogger("craits.contest.http")
     config.include_server_header = False
