@@ -162,7 +162,6 @@ def test_online_skill_moves_winners_up_and_shrinks_doubt() -> None:
     assert abs(tied.get("a").mu - tied.get("b").mu) < 1e-9
 
 
-@pytest.mark.slow
 def test_a_small_simulation_finds_the_true_order() -> None:
     strength = spaced(6, 150.0)
     _, games, _ = simulate(Matchmaker(MatchConfig(table_sizes=(3,)), seed=9), strength,
