@@ -58,6 +58,25 @@ _UPLOAD_RANGES: Final[dict[str, tuple[int, int]]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class LadderSettings:
+    """How the ladder judges versions: suspension for faults, and when a rating is no longer
+    provisional."""
+
+    fault_percent: int = 10
+    fault_window: int = 50
+    """A version is suspended once more than ``fault_percent`` % of ``fault_window`` games, among
+    its last ``fault_window``, had a fault of its own (counted from its first game: six faulty
+    games of its first ten suspend it at the defaults, with no need to wait for fifty)."""
+    provisional: int = 10
+    """Deal sets a version has played before its place on the board is no longer provisional."""
+
+    @property
+    def fault_limit(self) -> int:
+        """The most faulty games a version may have among its last ``fault_window``."""
+        return self.fault_percent * self.fault_window // 100
+
+
+@dataclass(frozen=True, slots=True)
 class Phases:
     """When each phase starts (None: never, or for ``open``: from the start)."""
 
@@ -90,6 +109,7 @@ class ContestConfig:
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     playing_versions: int = 2
     uploads: UploadLimits = field(default_factory=UploadLimits)
+    ladder: LadderSettings = field(default_factory=LadderSettings)
     phases: Phases = field(default_factory=Phases)
 
 
@@ -134,7 +154,7 @@ def parse_contest_config(text: str, source: str = CONFIG_NAME) -> ContestConfig:
         name=name, join=join, max_contestants=max_contestants, min_seats=min_seats,
         max_seats=max_seats, rules=_read_rules(top), time=_read_time(top),
         limits=_read_limits(top), playing_versions=_read_versions(top),
-        uploads=_read_uploads(top), phases=_read_phases(top),
+        uploads=_read_uploads(top), ladder=_read_ladder(top), phases=_read_phases(top),
     )
     top.finish()
     return config
@@ -183,6 +203,18 @@ def _read_uploads(top: TableReader) -> UploadLimits:
                               *_UPLOAD_RANGES[f.name])
         for f in fields(UploadLimits)
     })
+    table.finish()
+    return value
+
+
+def _read_ladder(top: TableReader) -> LadderSettings:
+    table = top.table("ladder")
+    defaults = _DEFAULTS.ladder
+    value = LadderSettings(
+        fault_percent=table.integer("fault_percent", defaults.fault_percent, 0, 100),
+        fault_window=table.integer("fault_window", defaults.fault_window, 1, 100_000),
+        provisional=table.integer("provisional", defaults.provisional, 0, 100_000),
+    )
     table.finish()
     return value
 

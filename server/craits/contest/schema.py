@@ -7,7 +7,19 @@
   which a killed service's successor sees expire and so replays the validation.
 - ``uploads``: every upload a contestant made, accepted or not, with its outcome: the rate
   limit counts these, and they tell an organiser who uploaded what, when.
-- ``faults``: what the game loop (a later step) records against a version, read by its owner.
+- ``faults``: what the ladder records against a version (a seat's faults in a game, a start
+  that failed), read by its owner.
+- ``meta``: the contest's secret deal key (``ladderstore.deal_key``), drawn once.
+- ``ladder_tables``: each deal set the ladder claimed (its versions in the seat order of the
+  first seating); ``playing`` until every seating is recorded, so a killed service's successor
+  plays the missing seatings of exactly these tables (``ladder.py``).
+- ``games``: one row per played seating, ``UNIQUE (table_id, rotation)``: what the ratings read
+  (the ``ScoredGame`` fields), which seats faulted, and the game's record (the tournament
+  store's encoding: every move with its timing, every fault). The unique key is what makes a
+  game counted once however often a killed service replays its table.
+- ``game_seats``: which versions sat in each game and whether each faulted: a version's game
+  count and its fault rate over its last games (suspension) read this index.
+- ``board``: the published standings, one JSON row written after each refit.
 
 The unpacked files live beside the database, in ``bots/<content hash>/`` (``uploads.py``).
 """
@@ -16,7 +28,8 @@ from __future__ import annotations
 
 from typing import Final
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+"""2 added the ladder's tables (``meta`` to ``board``); a version 1 store gains them when opened."""
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS contestants (
@@ -62,4 +75,46 @@ CREATE TABLE IF NOT EXISTS faults (
     reason TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS faults_by_version ON faults(version_id, id);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ladder_tables (
+    id INTEGER PRIMARY KEY,
+    versions TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('playing', 'done', 'void')),
+    detail TEXT NOT NULL DEFAULT '',
+    created_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE INDEX IF NOT EXISTS ladder_tables_by_state ON ladder_tables(state, id);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL REFERENCES ladder_tables(id),
+    rotation INTEGER NOT NULL,
+    game_id TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    totals TEXT NOT NULL,
+    places TEXT NOT NULL,
+    strikes TEXT NOT NULL,
+    forfeited TEXT NOT NULL,
+    faulted TEXT NOT NULL,
+    record BLOB NOT NULL,
+    outcome TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL NOT NULL,
+    UNIQUE (table_id, rotation)
+);
+CREATE TABLE IF NOT EXISTS game_seats (
+    game INTEGER NOT NULL REFERENCES games(id),
+    version_id INTEGER NOT NULL REFERENCES versions(id),
+    faulted INTEGER NOT NULL,
+    PRIMARY KEY (version_id, game)
+);
+CREATE TABLE IF NOT EXISTS board (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at REAL NOT NULL,
+    rows TEXT NOT NULL
+);
 """

@@ -12,6 +12,8 @@ threads (an upload is unpacked and recorded off the event loop).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -139,6 +141,16 @@ class ContestStore:
         """One PRAGMA's value (tests check ``journal_mode``)."""
         with self._lock:
             return self._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction on the store's connection, for the ladder's
+        tables (``ladderstore.py``): committed whole or rolled back whole."""
+        return self._transaction()
+
+    def read(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query (the ladder's reads), under the store's lock."""
+        with self._lock:
+            return self._db.execute(sql, parameters).fetchall()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -286,6 +298,15 @@ class ContestStore:
                        (now + lease_s, row[0]))
             return self._version(db, row[0])
 
+    def release_validation_leases(self) -> int:
+        """End every validation lease (how many there were): for a service that holds the
+        contest's lock at start, so every lease is a dead predecessor's and its validation is
+        replayed now rather than when the lease runs out."""
+        with self._transaction() as db:
+            cursor = db.execute("UPDATE versions SET lease_until = NULL WHERE state = ? AND "
+                                "lease_until IS NOT NULL", (str(VersionState.VALIDATING),))
+        return cursor.rowcount
+
     def validation_queue(self) -> list[Version]:
         """Every version waiting for validation, oldest first."""
         with self._lock:
@@ -310,10 +331,12 @@ class ContestStore:
 
     # ------------------------------------------------------------------ board
     def standings(self) -> list[dict[str, Any]]:
-        """The public board: one row per playing version with a rating. Empty until the game
-        loop (a later step) records games and ratings; the API and the clients already show
-        it."""
-        return []
+        """The public board: one row per playing version, best first, as the ladder last
+        published it (``board.py`` says what a row holds and the order); empty before the
+        first refit."""
+        with self._lock:
+            row = self._db.execute("SELECT rows FROM board WHERE id = 1").fetchone()
+        return [] if row is None else list(json.loads(row[0]))
 
     @staticmethod
     def _version(db: sqlite3.Connection, version_id: int) -> Version | None:

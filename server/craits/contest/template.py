@@ -57,6 +57,15 @@ stderr_mb = 8
 # passes validation).
 playing = 2
 
+[ladder]
+# A version is suspended (it stops playing; its owner sees why) once more than fault_percent %
+# of fault_window games, among its last fault_window, had a fault of its own (a timeout, an
+# illegal or unreadable answer, a crash, a forfeit).
+fault_percent = 10
+fault_window = 50
+# Deal sets a version plays before its place on the board stops being provisional.
+provisional = 10
+
 [uploads]
 # Uploads per contestant: at most per_window in any window_minutes (refused beyond that with
 # HTTP 429 and the time to wait).

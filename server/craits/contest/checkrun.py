@@ -1,0 +1,51 @@
+"""``python -m craits.contest.checkrun``: the conformance run of ``craits check``, sandboxed,
+in a child process started in the version's own directory.
+
+Why a child: ``craits check`` runs a bot with the current directory as its own (the sandbox
+shows it that directory and nothing else), and the service's current directory is process-wide,
+shared by the API and the ladder. A child started in ``bots/<hash>`` gets exactly the sandbox
+``craits check --sandbox`` gives a bot author, under the contest's limits and move time. It asks
+the kernel to kill it if the service dies (``PR_SET_PDEATHSIG``), so a ``kill -9`` of the
+service leaves no validation running; the version's lease then replays it.
+
+Reads its options as one JSON argument; prints ``Report.to_dict()`` as one JSON line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import Final
+
+from craits.check.conformance import CheckOptions, run_checks
+from craits.hosting.sandbox import SandboxLimits
+from craits.referee.bridge import run
+
+PR_SET_PDEATHSIG: Final = 1
+
+
+def _die_with_parent() -> None:
+    """SIGKILL this process when the service that started it ends, however it ends."""
+    # Not Linux: the check still ends on its own timeouts.
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def main(argv: list[str]) -> int:
+    """Run the checks the JSON in ``argv[0]`` describes; the report on stdout."""
+    _die_with_parent()
+    options = json.loads(argv[0])
+    check = CheckOptions(move_ms=int(options["move_ms"]), log_dir=Path(options["log_dir"]),
+                         limits=SandboxLimits(**options["limits"]),
+                         connect_timeout_s=float(options.get("connect_timeout_s", 15.0)))
+    report = run(run_checks, options["command"], check)
+    print(json.dumps(report.to_dict()), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,173 @@
+"""The ladder's part of the contest store: the deal key, claimed tables, recorded games, the
+board.
+
+Exactly once, across kill -9, as ``craits.tournament.store`` does it: a deal set is *claimed*
+(a ``ladder_tables`` row in ``playing``) before any of its games starts, and each seating is
+*recorded* in one transaction with its seats and its record, guarded by ``UNIQUE (table_id,
+rotation)``. A killed service leaves claimed tables with some seatings recorded; its successor
+plays only the missing ones (``open_tables``), and a seating recorded twice (it cannot be, but
+a replay that raced one would) is ignored, not counted again.
+
+Functions over a ``ContestStore`` (its ``transaction`` and ``read``) rather than more methods on
+it: the store stays the service's, this module the ladder's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from craits.dealkey import DealKey
+from craits.ratings.results import ScoredGame
+from craits.tournament.store.game_records import FinishedGame
+from craits.tournament.store.record_codec import encode
+
+from .store import ContestStore
+
+KEY_NAME: Final = "deal_key"
+
+
+def deal_key(store: ContestStore) -> DealKey:
+    """The contest's secret deal key, drawn from the OS's CSPRNG the first time and kept in the
+    store (never shown anywhere: every deal and game id of the ladder derives from it)."""
+    with store.transaction() as db:
+        db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                   (KEY_NAME, DealKey.fresh().hex))
+        value: str = db.execute("SELECT value FROM meta WHERE key = ?", (KEY_NAME,)
+                                ).fetchone()[0]
+    return DealKey.from_hex(value)
+
+
+def table_key(key: DealKey, table_id: int) -> DealKey:
+    """The key of one claimed table: its deals and game ids, unpredictable without the
+    contest's key and different for every table (two tables of the same versions get other
+    cards)."""
+    secret = hmac.new(key.secret, f"craits-ladder-table:{table_id}".encode(),
+                      hashlib.sha256).digest()
+    return DealKey(secret, key.testing)
+
+
+@dataclass(frozen=True, slots=True)
+class LadderTable:
+    """A claimed deal set: its versions (seat order of the first seating), why it was chosen,
+    and the seatings already recorded."""
+
+    id: int
+    versions: tuple[int, ...]
+    reason: str
+    recorded: frozenset[int] = frozenset()
+
+    @property
+    def missing(self) -> list[int]:
+        """The seatings still to play, in order (seating-major within the table)."""
+        return [r for r in range(len(self.versions)) if r not in self.recorded]
+
+
+def claim_table(store: ContestStore, versions: Sequence[int], reason: str, now: float
+                ) -> LadderTable:
+    """Claim a new deal set of ``versions`` (committed before any game of it starts)."""
+    with store.transaction() as db:
+        cursor = db.execute("INSERT INTO ladder_tables (versions, reason, state, created_at) "
+                            "VALUES (?, ?, 'playing', ?)", (json.dumps(list(versions)), reason,
+                                                           now))
+    assert cursor.lastrowid is not None
+    return LadderTable(cursor.lastrowid, tuple(versions), reason)
+
+
+def open_tables(store: ContestStore) -> list[LadderTable]:
+    """Claimed tables not yet finished (a killed service's), oldest first, with the seatings
+    already recorded."""
+    tables = []
+    for table_id, versions, reason in store.read(
+            "SELECT id, versions, reason FROM ladder_tables WHERE state = 'playing' ORDER BY id"):
+        done = {r for (r,) in store.read("SELECT rotation FROM games WHERE table_id = ?",
+                                         (table_id,))}
+        tables.append(LadderTable(table_id, tuple(json.loads(versions)), reason,
+                                  frozenset(done)))
+    return tables
+
+
+def finish_table(store: ContestStore, table_id: int, now: float, void: str = "") -> None:
+    """Mark a table done (every seating recorded), or ``void`` with the reason (it cannot be
+    played: a version failed to start); a void table's recorded games still count."""
+    with store.transaction() as db:
+        db.execute("UPDATE ladder_tables SET state = ?, detail = ?, finished_at = ? "
+                   "WHERE id = ?", ("void" if void else "done", void, now, table_id))
+
+
+def record_game(store: ContestStore, table_id: int, rotation: int, seats: Sequence[int],
+                game: FinishedGame, game_id: str, now: float) -> bool:
+    """Record one played seating with its record, and each seat's faults against its version
+    (what the owner reads), in one transaction; False (and nothing written) when that seating
+    of that table is recorded already."""
+    faulted = seat_faults(game)
+    with store.transaction() as db:
+        cursor = db.execute(
+            "INSERT OR IGNORE INTO games (table_id, rotation, game_id, seats, totals, places, "
+            "strikes, forfeited, faulted, record, outcome, started, finished) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, rotation, game_id, json.dumps(list(seats)), json.dumps(game.totals),
+             json.dumps(game.places), json.dumps(game.strikes), json.dumps(game.forfeited),
+             json.dumps(faulted), encode(game.play), json.dumps(dict(game.outcome)),
+             game.started, game.finished))
+        if cursor.rowcount == 0:
+            return False
+        db.executemany("INSERT INTO game_seats (game, version_id, faulted) VALUES (?, ?, ?)",
+                       [(cursor.lastrowid, v, int(f)) for v, f in zip(seats, faulted,
+                                                                     strict=True)])
+        db.executemany("INSERT INTO faults (version_id, at, game, reason) VALUES (?, ?, ?, ?)",
+                       [(seats[f.seat], now, game_id, f"{f.action} ({f.reason}): {f.detail}")
+                        for f in game.play.faults if 0 <= f.seat < len(seats)])
+    return True
+
+
+def seat_faults(game: FinishedGame) -> list[bool]:
+    """Per seat: whether it faulted in the game (a fault the referee recorded, or a forfeit)."""
+    faulted = [bool(f) for f in game.forfeited] or [False] * len(game.totals)
+    for fault in game.play.faults:
+        if 0 <= fault.seat < len(faulted):
+            faulted[fault.seat] = True
+    return faulted
+
+
+def scored_games(store: ContestStore) -> list[ScoredGame]:
+    """Every recorded game as the ratings read it: seats are version ids (as text), the table
+    is the meeting and its one deal set the unit of the intervals."""
+    return [ScoredGame(game_index=gid, meeting_index=table_id, deal_set=0, rotation=rotation,
+                       seats=tuple(str(v) for v in json.loads(seats)),
+                       totals=tuple(json.loads(totals)), places=tuple(json.loads(places)),
+                       strikes=tuple(json.loads(strikes)),
+                       forfeited=tuple(json.loads(forfeited)))
+            for gid, table_id, rotation, seats, totals, places, strikes, forfeited
+            in store.read("SELECT id, table_id, rotation, seats, totals, places, strikes, "
+                          "forfeited FROM games ORDER BY id")]
+
+
+def games_per_version(store: ContestStore) -> dict[int, int]:
+    """Games each version has played."""
+    return {v: n for v, n in store.read(
+        "SELECT version_id, COUNT(*) FROM game_seats GROUP BY version_id")}
+
+
+def recent_faults(store: ContestStore, version_id: int, window: int) -> tuple[int, int]:
+    """(games, games with a fault) among the version's last ``window`` games."""
+    rows = store.read("SELECT faulted FROM game_seats WHERE version_id = ? ORDER BY game DESC "
+                      "LIMIT ?", (version_id, window))
+    return len(rows), sum(f for (f,) in rows)
+
+
+def game_count(store: ContestStore) -> int:
+    """Games recorded in all."""
+    count: int = store.read("SELECT COUNT(*) FROM games")[0][0]
+    return count
+
+
+def publish_board(store: ContestStore, rows: list[dict[str, Any]], now: float) -> None:
+    """Replace the published board (``store.standings`` reads it)."""
+    with store.transaction() as db:
+        db.execute("INSERT INTO board (id, at, rows) VALUES (1, ?, ?) ON CONFLICT (id) DO "
+                   "UPDATE SET at = excluded.at, rows = excluded.rows", (now, json.dumps(rows)))
