@@ -26,6 +26,7 @@ from .api import Contest, make_app
 from .config import load_contest_config
 from .store import DB_NAME, ContestStore
 from .uploads import sweep
+from .web.mount import with_pages
 
 READ_TIMEOUT_S: Final = 60
 """A connection that sends nothing for this long is closed: an upload trickled byte by byte
@@ -69,7 +70,7 @@ def hypercorn_config(listen: Listen) -> HypercornConfig:
 async def serve_contest(contest: Contest, listen: Listen,
                         announce: Callable[[list[str]], None]) -> None:
     """Serve ``contest`` until cancelled; ``announce`` gets the URLs once they listen."""
-    app = make_app(contest)
+    app = with_pages(make_app(contest), contest)  # the web pages (craits.contest.web)
     async with trio.open_nursery() as nursery:
         binds: list[str] = await nursery.start(serve, app, hypercorn_config(listen))
         announce(binds)

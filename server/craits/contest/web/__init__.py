@@ -1,0 +1,15 @@
+"""The contest on the web (docs/contests.md, "Pages"): the pages ``craits contest serve`` shows
+beside its JSON API, for people rather than programs.
+
+Modules, by what they hold: ``board`` (the leaderboard's rows: the ladder's published board
+and the versions not on it yet), ``feed`` (the board's changes as Server-Sent Events, one
+shared snapshot however many readers), ``history`` (a version's rating history and recent
+games, read from the ladder's recorded games), ``signin`` (the token cookie a contestant signs
+in with), ``pages`` (the routes, rendered by the Jinja2 templates in ``templates/``), and
+``mount`` (how the pages join the API's application).
+
+What a page may show is decided here once: a game appears only once it is recorded, and the
+ladder records a game only when it is over, so no page carries a hand, the stock or a drawn
+card of a game in play; a version's logs, faults and reasons are its owner's alone, as in the
+API.
+"""

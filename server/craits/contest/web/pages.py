@@ -1,0 +1,208 @@
+"""The pages' routes: small functions that read the store and hand a template its values.
+
+Every page is plain HTML that reads without JavaScript; the leaderboard's one small script only
+swaps in the new board when the feed says it changed (``feed.py``), and without it a
+``<noscript>`` refresh keeps the page current. What each page may show:
+
+- the leaderboard, the phases and a game's result: public;
+- a bot's page: its versions and their status, rating history and recent games, public; the
+  reasons, logs and faults of its versions only to its owner, signed in (``signin.py``), as the
+  API shows them only to the owner's token.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from craits.ratings.results import ScoredGame
+from craits.report.assets import STYLE
+
+from ..api import Contest
+from ..store import Contestant
+from ..tokens import token_digest
+from ..uploads import UploadRefused
+from .board import BoardRow, read_board
+from .feed import Feed
+from .history import rating_plot, recent_games
+from .signin import forget, remember, signed_in
+from .upload import upload_version
+
+BOARD_INTERVAL_S: Final = 1.0
+"""How often the shared board is read for changes while anyone watches it."""
+
+TEMPLATES: Final = Jinja2Templates(env=Environment(
+    loader=PackageLoader("craits.contest.web"), autoescape=select_autoescape(["html"])))
+TEMPLATES.env.globals["style"] = STYLE
+
+
+@dataclass
+class Site:
+    """What the pages share: the contest, the board's feed, and where finished games come
+    from (the ladder's recorded games: seat ids are version ids as text)."""
+
+    contest: Contest
+    feed: Feed[list[BoardRow]]
+    games: Callable[[], Sequence[ScoredGame]]
+
+
+def pages_app(contest: Contest, games: Callable[[], Sequence[ScoredGame]]) -> Starlette:
+    """The pages over ``contest``, errors answered as pages."""
+    site = Site(contest, Feed(lambda: read_board(contest.store, contest.config.playing_versions),
+                              BOARD_INTERVAL_S), games)
+    routes = [
+        Route("/", _board, methods=["GET"]),
+        Route("/board/events", _board_events, methods=["GET"]),
+        Route("/phases", _phases, methods=["GET"]),
+        Route("/bots/{contestant_id:int}", _bot, methods=["GET"]),
+        Route("/bots/{contestant_id:int}/versions", _upload, methods=["POST"]),
+        Route("/games/{game_id:int}", _game, methods=["GET"]),
+        Route("/signin", _signin_form, methods=["GET"]),
+        Route("/signin", _signin, methods=["POST"]),
+        Route("/signout", _signout, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _error})
+    app.state.site = site
+    return app
+
+
+def _site(request: Request) -> Site:
+    site: Site = request.app.state.site
+    return site
+
+
+def _render(request: Request, name: str, status: int = 200, **values: Any) -> Response:
+    site = _site(request)
+    me = signed_in(request, site.contest.store)
+    return TEMPLATES.TemplateResponse(request, name, {
+        "contest": site.contest.config.name, "phase": site.contest.phase(), "me": me,
+        **values}, status_code=status)
+
+
+async def _error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _render(request, "error.html", exc.status_code, message=exc.detail)
+
+
+async def _board(request: Request) -> Response:
+    _, rows = await _site(request).feed.current()
+    return _render(request, "board.html", rows=rows)
+
+
+async def _board_events(request: Request) -> Response:
+    """The board's table, whole, each time it changes (the event ``board``)."""
+    feed = _site(request).feed
+    table = TEMPLATES.get_template("board_table.html")
+
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        async for rows in feed.changes():
+            yield ServerSentEvent(data=table.render(rows=rows), event="board")
+
+    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+
+
+async def _phases(request: Request) -> Response:
+    phases = _site(request).contest.config.phases
+    dates = [(name, when) for name, when in (("uploads open", phases.open),
+                                             ("frozen: no uploads", phases.freeze),
+                                             ("finals", phases.finals))]
+    return _render(request, "phases.html", dates=[(n, _when(w)) for n, w in dates])
+
+
+def _when(when: dt.datetime | None) -> str:
+    return "not set" if when is None else when.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _contestant(request: Request) -> Contestant:
+    wanted: int = request.path_params["contestant_id"]
+    for contestant in _site(request).contest.store.contestants():
+        if contestant.id == wanted:
+            return contestant
+    raise HTTPException(404, f"no contestant {wanted}")
+
+
+async def _bot(request: Request, notice: str = "", status: int = 200) -> Response:
+    site = _site(request)
+    store = site.contest.store
+    contestant = _contestant(request)
+    owner = signed_in(request, store) == contestant
+    versions = store.versions_of(contestant.id)
+    games = site.games()
+    numbers = {str(v.id): v.number for v in versions}
+    names = _seat_names(site)
+    faults = {v.id: store.faults_of(v.id, 20) for v in versions} if owner else {}
+    return _render(request, "bot.html", status, bot=contestant, owner=owner,
+                   versions=versions, faults=faults, notice=notice,
+                   plot=rating_plot(games, {s: f"v{n}" for s, n in numbers.items()}),
+                   recent=recent_games(games, numbers, names))
+
+
+def _seat_names(site: Site) -> dict[str, str]:
+    """Every version's public name (``alice v2``) by its seat id in recorded games."""
+    store = site.contest.store
+    return {str(v.id): f"{c.name} v{v.number}" for c in store.contestants()
+            for v in store.versions_of(c.id)}
+
+
+async def _upload(request: Request) -> Response:
+    site = _site(request)
+    contestant = _contestant(request)
+    if signed_in(request, site.contest.store) != contestant:
+        raise HTTPException(403, "sign in as this bot's owner to upload a version of it")
+    async with request.form(max_files=1, max_fields=4) as form:
+        file = form.get("bot")
+        if not isinstance(file, UploadFile):
+            return await _bot(request, "choose your bot's file or archive first", 422)
+        try:
+            notice = await upload_version(site.contest, contestant, file)
+        except UploadRefused as exc:
+            return await _bot(request, str(exc), 422)
+    return await _bot(request, notice, 201)
+
+
+async def _game(request: Request) -> Response:
+    site = _site(request)
+    wanted: int = request.path_params["game_id"]
+    game = next((g for g in site.games() if g.game_index == wanted), None)
+    if game is None:
+        raise HTTPException(404, f"no finished game {wanted}: a game is shown once it is over")
+    names = _seat_names(site)
+    order = sorted(range(len(game.seats)), key=lambda k: (game.places[k], k))
+    rows = [(game.places[k], k, names.get(game.seats[k], game.seats[k]), game.totals[k],
+             game.strikes[k], game.forfeited[k]) for k in order]
+    return _render(request, "game.html", game=game, rows=rows)
+
+
+async def _signin_form(request: Request) -> Response:
+    return _render(request, "signin.html", message="")
+
+
+async def _signin(request: Request) -> Response:
+    async with request.form(max_files=0, max_fields=2) as form:
+        token = str(form.get("token", "")).strip()
+    store = _site(request).contest.store
+    contestant = store.contestant_by_digest(token_digest(token)) if token else None
+    if contestant is None:
+        return _render(request, "signin.html", 401,
+                       message="unknown token: paste the one the organiser gave you")
+    response = RedirectResponse(f"/bots/{contestant.id}", status_code=303)
+    remember(response, request, token)
+    return response
+
+
+async def _signout(request: Request) -> Response:
+    response = RedirectResponse("/", status_code=303)
+    forget(response, request)
+    return response
