@@ -29,8 +29,6 @@ from craits.engine import Rules
 from craits.engine.state import Game
 from craits.tournament.plan.schedule import UNSAFE_INTERLEAVED_ENV
 
-pytestmark = pytest.mark.slow
-
 COLLUDER = Path(__file__).with_name("colluding_bot.py")
 CUP = """
 name = "collusion"
@@ -85,13 +83,52 @@ def known(decoded: list[int], dealt: list[int]) -> int:
     return len(set(decoded) & set(dealt))
 
 
+@pytest.mark.slow
 def test_played_seating_major_the_receiving_process_learns_nothing(tmp_path: Path) -> None:
     [(decoded, dealt)] = run_cup(tmp_path, interleaved=False)
     assert known(decoded, dealt) <= 4, (decoded, dealt)  # chance: about one card in eight
 
 
+@pytest.mark.slow
 def test_control_played_interleaved_the_receiving_process_learns_the_opponents_hand(
     tmp_path: Path,
 ) -> None:
     [(decoded, dealt)] = run_cup(tmp_path, interleaved=True)
     assert known(decoded, dealt) >= 6, (decoded, dealt)
+
+
+def test_the_store_hands_out_no_seating_before_the_one_before_it_is_recorded(
+    tmp_path: Path,
+) -> None:
+    """The claim order behind seating-major play, with a resume in the middle: a job of seating
+    1 is claimed only once no job of seating 0 is pending or running."""
+    from craits.tournament.plan.config import config_from_dict
+    from craits.tournament.store.database import Store
+
+    config = config_from_dict({"table_size": 2, "deal_sets": 3, "bots": [
+        {"name": "a", "command": "python3 a.py"}, {"name": "b"}, {"name": "c"}]})
+    with Store.open(tmp_path / "t.sqlite") as store:
+        tid = store.create_tournament(config)
+        first = [store.claim_next(tid) for _ in range(9)]
+        assert all(job is not None and job.rotation == 0 for job in first)
+        assert store.claim_next(tid) is None  # seating 0 is being played: nothing of 1 yet
+        assert store.reset_running(tid) == 9  # a resumed run starts seating 0 again
+        claimed = [store.claim_next(tid) for _ in range(9)]
+        assert {job.game_index for job in claimed if job} == {j.game_index for j in first if j}
+        with store._transaction() as db:  # recorded, as the runner would
+            db.execute("UPDATE jobs SET status='done' WHERE tournament_id=? AND rotation=0",
+                       (tid,))
+        second = store.claim_next(tid)
+        assert second is not None and second.rotation == 1
+
+
+def test_with_no_sandboxed_bot_the_order_is_the_schedules(tmp_path: Path) -> None:
+    from craits.tournament.plan.config import config_from_dict
+    from craits.tournament.store.database import Store
+
+    config = config_from_dict({"table_size": 2, "deal_sets": 2, "bots": [
+        {"name": "a"}, {"name": "b"}]})
+    with Store.open(tmp_path / "t.sqlite") as store:
+        tid = store.create_tournament(config)
+        claimed = [store.claim_next(tid) for _ in range(4)]
+        assert [job.game_index for job in claimed if job] == [0, 1, 2, 3]
