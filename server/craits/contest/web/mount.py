@@ -12,13 +12,15 @@ from starlette.routing import Mount
 from craits.ratings.results import ScoredGame
 
 from ..api import Contest
+from ..ladderstore import scored_games
 from .pages import pages_app
 
 
 def recorded_games(contest: Contest) -> Sequence[ScoredGame]:
-    """The ladder's finished games. None yet: the ladder (issue 31) records games in the
-    store; until it does, every page says no game has been played."""
-    return ()
+    """The ladder's finished games (it records a game when it is over), seats as version ids.
+    Read whole on each bot's page: a cache keyed by the game count is the step when contests
+    reach tens of thousands of games."""
+    return scored_games(contest.store)
 
 
 def with_pages(app: Starlette, contest: Contest) -> Starlette:
