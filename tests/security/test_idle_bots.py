@@ -101,9 +101,11 @@ move_ms = 60000
 [[bots]]
 name = "thinker"
 command = "python3 idle_bot.py"
+dir = "."
 [[bots]]
 name = "ponderer"
 command = "python3 idle_bot.py"
+dir = "."
 """
 
 
