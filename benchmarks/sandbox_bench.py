@@ -1,7 +1,7 @@
 """What fair play costs: the same tournament with its bots trusted, and sandboxed as adversaries.
 
 Usage: ``.venv/bin/python benchmarks/sandbox_bench.py [--deal-sets 4] [--table-size 3]
-[--rounds 2] [--json]``
+[--rounds 2] [--orders] [--json]``
 
 The bundled bots (greedy, random, lowcard) are given as *command* bots, so that the tournament
 treats them as programs: under ``trust = "trusted"`` each is one process for the whole run (the
@@ -11,6 +11,11 @@ modes play the same schedule with the same seed; each round runs both, alternati
 machine's noise falls on both alike. Also measured: how long one bot takes from launch to
 connected, plain, in a sandbox without control groups, and in a sandbox with them (as
 tournaments run it where groups are usable: ``craits/hosting/botgroup.py``).
+
+``--orders`` also plays the adversarial tournament in the order from before seating-major play
+(``schedule.seating_major``; the seatings of a deal set interleaved, every bot process living for
+the whole run, through the tests' hook ``UNSAFE_INTERLEAVED_ENV``): what ending every sandboxed
+process between seatings costs, beside it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import statistics
 import tempfile
 import time
@@ -33,6 +39,7 @@ from craits.hosting.launcher import launch, stop_all
 from craits.referee import bridge
 from craits.referee.server import open_referee
 from craits.tournament.plan.config import config_from_dict
+from craits.tournament.plan.schedule import UNSAFE_INTERLEAVED_ENV
 from craits.tournament.run.runner import RunOptions, run_tournament
 from craits.tournament.store.database import Store
 
@@ -51,6 +58,8 @@ def config_for(trust: str, deal_sets: int, table_size: int) -> dict[str, Any]:
 MODES = ("trusted", "adversarial, no groups", "adversarial")
 """How the tournament's command bots run: unsandboxed; sandboxed without control groups;
 sandboxed with them (as adversarial tournaments run where groups are usable)."""
+INTERLEAVED = "adversarial, interleaved"
+"""With ``--orders``: sandboxed, with groups, the seatings interleaved as before."""
 
 
 def _groups(on: bool) -> contextlib.AbstractContextManager[object]:
@@ -63,8 +72,9 @@ def one_tournament(mode: str, deal_sets: int, table_size: int) -> float:
     """Games per second of one run."""
     trust = mode.partition(",")[0]
     config = config_from_dict(config_for(trust, deal_sets, table_size))
+    order = {UNSAFE_INTERLEAVED_ENV: "1" if mode == INTERLEAVED else "0"}
     with _groups(mode != "adversarial, no groups"), tempfile.TemporaryDirectory() as tmp, \
-            Store.open(Path(tmp) / "t.sqlite") as store:
+            Store.open(Path(tmp) / "t.sqlite") as store, mock.patch.dict(os.environ, order):
         Path(tmp).chmod(0o755)  # sandboxed bots (own user ids) run in it
         tid = store.create_tournament(config, workdir=Path(tmp))
         started = time.perf_counter()
@@ -104,11 +114,14 @@ def main() -> None:
     parser.add_argument("--deal-sets", type=int, default=4)
     parser.add_argument("--table-size", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--orders", action="store_true",
+                        help="also the adversarial run in the old, interleaved order")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if (problem := sandbox.missing()) is not None:
         raise SystemExit(problem)
-    rates: dict[str, list[float]] = {mode: [] for mode in MODES}
+    modes = (*MODES, INTERLEAVED) if args.orders else MODES
+    rates: dict[str, list[float]] = {mode: [] for mode in modes}
     starts: dict[str, list[float]] = {kind: [] for kind in STARTS}
     for _ in range(args.rounds):
         for mode in rates:
@@ -119,6 +132,8 @@ def main() -> None:
         "table_size": args.table_size, "deal_sets": args.deal_sets, "rounds": args.rounds,
         "games_per_s": {t: round(max(r), 2) for t, r in rates.items()},
         "adversarial_vs_trusted": round(max(rates["adversarial"]) / max(rates["trusted"]), 2),
+        **({"seating_major_vs_interleaved": round(
+            max(rates["adversarial"]) / max(rates[INTERLEAVED]), 2)} if args.orders else {}),
         "launch_to_connected_ms": {k: round(1000 * statistics.median(v)) for k, v in
                                    starts.items()},
     }
@@ -129,6 +144,8 @@ def main() -> None:
     for trust, rate in result["games_per_s"].items():
         print(f"  {trust:22} {rate:6.2f} games/s")
     print(f"  adversarial / trusted: {result['adversarial_vs_trusted']:.2f}")
+    if args.orders:
+        print(f"  seating-major / interleaved: {result['seating_major_vs_interleaved']:.2f}")
     for kind, ms in result["launch_to_connected_ms"].items():
         print(f"  one bot, launch to connected, {kind:21}: {ms} ms (median)")
 
