@@ -17,8 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import trio
-
+from craits.contest.board import board_line
 from craits.contest.client import ClientError, ContestClient, payload_for
 from craits.contest.config import CONFIG_NAME, load_contest_config
 from craits.contest.service import Listen, open_contest, serve_contest
@@ -26,7 +25,9 @@ from craits.contest.store import DB_NAME, ContestStore, StoreError
 from craits.contest.template import contest_toml
 from craits.contest.tokens import new_token, token_digest
 from craits.exception_groups import sole_exception
+from craits.referee import bridge
 from craits.tournament.plan.tomlreader import ConfigError
+from craits.tournament.run.lease import LeaseError
 
 from .common import UsageError, port, print_json
 
@@ -61,11 +62,12 @@ def register(subparsers: Any) -> None:
     add.add_argument("--json", action="store_true", help='print {"id", "name", "token"}')
     add.set_defaults(func=_add)
 
-    serve = sub.add_parser("serve", help="serve the contest's HTTP API",
+    serve = sub.add_parser("serve", help="run the contest: its HTTP API, validation, the ladder",
                            description="Serve the contest in DIR: the HTTP JSON API "
-                           "(/openapi.json describes it). The URL is printed on stderr once "
-                           "it listens; Ctrl-C stops. Safe to kill at any moment: start it "
-                           "again and nothing is lost.")
+                           "(/openapi.json describes it), the validation of new versions and "
+                           "the ladder that plays them and fills the board. The URL is "
+                           "printed on stderr once it listens; Ctrl-C stops. Safe to kill at "
+                           "any moment: start it again and nothing is lost.")
     serve.add_argument("dir", type=Path, metavar="DIR")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every "
@@ -75,6 +77,9 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--tls-cert", type=Path, metavar="PEM",
                        help="serve HTTPS with this certificate (chain), PEM")
     serve.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key, PEM")
+    serve.add_argument("--api-only", action="store_true",
+                       help="serve the API alone: no validation and no ladder (uploads wait, "
+                            "validating, for a serve that plays)")
     serve.set_defaults(func=_serve)
 
     submit = sub.add_parser("submit", help="upload a bot: a directory, an archive or one file",
@@ -192,9 +197,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         try:
-            trio.run(serve_contest, contest, listen, announce)
+            # The referee's gRPC needs an asyncio loop hosting trio (bridge.run), the API does
+            # not care which.
+            bridge.run(serve_contest, contest, listen, announce, not args.api_only)
         except BaseExceptionGroup as group:  # the server's nurseries wrap a lone failure
             raise sole_exception(group) from None
+    except LeaseError as exc:
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
                          "try another --port (0 picks a free one) or --host") from None
@@ -259,6 +268,6 @@ def _standings(args: argparse.Namespace) -> int:
     print(f"{board.get('contest')} ({board.get('phase')})")
     if not rows:
         print("  no games played yet")
-    for rank, row in enumerate(rows, 1):
-        print(f"  {rank:>3}. {row}")
+    for row in rows:
+        print(f"  {board_line(row)}")
     return 0

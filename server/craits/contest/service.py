@@ -2,8 +2,12 @@
 
 Starting is where a killed predecessor is cleaned up after: the store is opened (SQLite
 recovers its WAL by itself), then ``uploads.sweep`` removes every half-made upload, so the
-service starts from whole versions only. The validator, the matchmaker and the game loop (later
-steps) will start here as well, as tasks in the same nursery as the server.
+service starts from whole versions only. Then, unless asked to serve the API only, the validator
+(``validation``) and the ladder (``ladder``) run as tasks in the same nursery as the server.
+They need the contest's lock (``LOCK``, a ``flock`` the kernel drops when the process dies,
+however it dies): with it held, every validation lease and claimed table in the store is a dead
+predecessor's, so both are replayed at once. They also need the referee's gRPC, which runs on an
+asyncio loop hosting trio (``craits.referee.bridge.run``): ``craits contest serve`` starts there.
 
 The server is bound before anything is announced: ``serve_contest`` reports the URL it really
 listens on (port 0 asks the OS for a free one, which is how the tests start it).
@@ -11,9 +15,10 @@ listens on (port 0 asks the OS for a free one, which is how the tests start it).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -22,10 +27,14 @@ import trio
 from hypercorn.config import Config as HypercornConfig
 from hypercorn.trio import serve
 
+from craits.tournament.run.lease import LeaseError, lease
+
 from .api import Contest, make_app
 from .config import load_contest_config
+from .ladder import Ladder
 from .store import DB_NAME, ContestStore
 from .uploads import sweep
+from .validation import ContestRun, validation_loop
 from .web.mount import with_pages
 
 READ_TIMEOUT_S: Final = 60
@@ -68,9 +77,31 @@ def hypercorn_config(listen: Listen) -> HypercornConfig:
 
 
 async def serve_contest(contest: Contest, listen: Listen,
-                        announce: Callable[[list[str]], None]) -> None:
-    """Serve ``contest`` until cancelled; ``announce`` gets the URLs once they listen."""
+                        announce: Callable[[list[str]], None], games: bool = False) -> None:
+    """Serve ``contest`` until cancelled; ``announce`` gets the URLs once they listen.
+    ``games``: run the validator and the ladder too (under ``bridge.run`` only; ``LeaseError``
+    when another service runs this contest's games)."""
     app = with_pages(make_app(contest), contest)  # the web pages (craits.contest.web)
-    async with trio.open_nursery() as nursery:
-        binds: list[str] = await nursery.start(serve, app, hypercorn_config(listen))
-        announce(binds)
+    with contextlib.ExitStack() as stack:
+        if games:
+            stack.enter_context(games_lock(contest.directory))
+            contest.store.release_validation_leases()
+        async with trio.open_nursery() as nursery:
+            binds: list[str] = await nursery.start(serve, app, hypercorn_config(listen))
+            announce(binds)
+            if games:
+                run = ContestRun(contest.directory, contest.config, contest.store,
+                                 contest.clock)
+                nursery.start_soon(validation_loop, run)
+                nursery.start_soon(Ladder(run).run)
+
+
+@contextlib.contextmanager
+def games_lock(directory: Path) -> Iterator[None]:
+    """Hold the contest's lock (``LeaseError`` saying so if another service holds it)."""
+    try:
+        with lease(directory / "logs", "contest"):
+            yield
+    except LeaseError:
+        raise LeaseError(f"{directory}: another craits contest serve is running this contest's "
+                         "games; stop it first (or serve this one with --api-only)") from None
