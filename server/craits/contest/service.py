@@ -83,17 +83,16 @@ async def serve_contest(contest: Contest, listen: Listen,
     when another service runs this contest's games)."""
     app = with_pages(make_app(contest), contest)  # the web pages (craits.contest.web)
     with contextlib.ExitStack() as stack:
-        if games:
-            stack.enter_context(games_lock(contest.directory))
-            contest.store.release_validation_leases()
         async with trio.open_nursery() as nursery:
             binds: list[str] = await nursery.start(serve, app, hypercorn_config(listen))
-            announce(binds)
-            if games:
+            if games:  # after the bind, so that a busy port is reported as such
+                stack.enter_context(games_lock(contest.directory))
+                contest.store.release_validation_leases()
                 run = ContestRun(contest.directory, contest.config, contest.store,
                                  contest.clock)
                 nursery.start_soon(validation_loop, run)
                 nursery.start_soon(Ladder(run).run)
+            announce(binds)
 
 
 @contextlib.contextmanager
