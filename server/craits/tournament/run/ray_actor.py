@@ -90,6 +90,19 @@ class TableWorker:
         except Exception as exc:
             return _failure_of(exc)
 
+    def enter_phase(self, phase: int) -> Failure | None:
+        """End this worker's sandboxed processes of other seatings than ``phase``
+        (``LocalTables.enter_phase``, for the run process's ``PhaseGate``)."""
+        failure = self.ready()
+        if failure is not None:
+            return failure
+        assert self._tables is not None and self._token is not None
+        try:
+            trio.from_thread.run(self._tables.enter_phase, phase, trio_token=self._token)
+        except Exception as exc:
+            return _failure_of(exc)
+        return None
+
     def stop(self) -> None:
         """End the tables and stop the bots (the run process is done with this worker)."""
         if self._token is not None and self._stop is not None:

@@ -34,11 +34,12 @@ from typing import Any, Final
 
 import trio
 
+from craits.tournament.plan.config import config_from_dict
 from craits.tournament.plan.schedule import Job
 from craits.tournament.store.game_records import FinishedGame
 
 from .ray_actor import Failure, TableWorker
-from .worker_pool import WorkerError
+from .worker_pool import PhaseGate, WorkerError
 from .worker_process import ERRORS, WorkerSetup
 
 CONNECT_S: Final = 10.0
@@ -144,14 +145,24 @@ class RayTables:
         self.number = number
         self.busy: Counter[str] = Counter()
         self.actor = actor
+        self.gate: PhaseGate | None = None
+        """Shared by every actor of the run (``open_ray_workers``)."""
 
     async def play(self, job: Job) -> FinishedGame:
         """Have the actor play the job; its finished game (Ray replays it if the actor dies)."""
+        if self.gate is not None:
+            await self.gate.enter(job)
         result = await _result(self.actor.play.remote(job))
         if isinstance(result, Failure):
             raise ERRORS.get(result.kind, WorkerError)(result.message)
         assert isinstance(result, FinishedGame), "a Ray worker sent something else as a game"
         return result
+
+    async def end_phase(self, phase: int) -> None:
+        """Have the actor end its sandboxed processes of other seatings (``PhaseGate``)."""
+        failure = await _result(self.actor.enter_phase.remote(phase))
+        if isinstance(failure, Failure):
+            raise ERRORS.get(failure.kind, WorkerError)(failure.message)
 
     async def ready(self) -> None:
         """Wait until the actor's bots are all in (or raise what kept them out)."""
@@ -192,7 +203,7 @@ async def open_ray_workers(
     ray = ray_module()
     actor_class = ray.remote(TableWorker).options(
         num_cpus=1, max_restarts=-1, max_task_retries=-1, scheduling_strategy="SPREAD",
-        max_concurrency=concurrency + 2,  # its tables, ``ready`` and ``stop``
+        max_concurrency=concurrency + 3,  # its tables, ``ready``, ``enter_phase``, ``stop``
     )
     shipped = not cluster.shared and setup.workdir is not None
     workers: list[RayTables] = []
@@ -202,6 +213,9 @@ async def open_ray_workers(
             workers.append(RayTables(number, actor))
         for worker in workers:
             await worker.ready()
+        gate = PhaseGate(config_from_dict(setup.config), workers)
+        for worker in workers:
+            worker.gate = gate
         yield workers
     finally:
         with trio.CancelScope(shield=True):

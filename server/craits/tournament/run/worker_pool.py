@@ -20,10 +20,10 @@ import socket
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from multiprocessing.connection import Connection
-from typing import Final
+from typing import Final, Protocol
 
 import trio
 
@@ -150,14 +150,22 @@ class WorkerTables:
             await trio.to_thread.run_sync(self._process.wait)
 
 
-class PhaseGate:
-    """Seating-major order across worker processes (``schedule.seating_major``): before the
-    first job of a new seating goes to any worker, every worker ends its sandboxed processes
-    of the seating before, so that on this machine no process of the new seating runs beside
-    one that saw an earlier seating of its deal (a worker that got no job of the new seating
-    would otherwise keep them)."""
+class Phased(Protocol):
+    """A place that plays tables for the run process: a worker process or a Ray actor."""
 
-    def __init__(self, config: TournamentConfig, workers: list[WorkerTables]) -> None:
+    async def end_phase(self, phase: int) -> None:
+        """End its sandboxed processes of other seatings than ``phase``; return once done."""
+        ...
+
+
+class PhaseGate:
+    """Seating-major order across workers (``schedule.seating_major``): before the first job
+    of a new seating goes to any worker (process or Ray actor), every worker ends its sandboxed
+    processes of the seating before, so that no process of the new seating runs beside one that
+    saw an earlier seating of its deal (a worker that got no job of the new seating would
+    otherwise keep them)."""
+
+    def __init__(self, config: TournamentConfig, workers: Sequence[Phased]) -> None:
         self._config = config
         self._workers = workers
         self._phase: int | None = None
