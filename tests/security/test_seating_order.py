@@ -50,7 +50,8 @@ name = "greedy"
 """
 
 
-def run_cup(home: Path, interleaved: bool) -> list[tuple[list[int], list[int]]]:
+def run_cup(home: Path, interleaved: bool, workers: int = 1
+            ) -> list[tuple[list[int], list[int]]]:
     """Play the cup; for each hand the receiver decoded: (decoded, the opponent's dealt hand)."""
     (home / "colluder").mkdir(parents=True)
     shutil.copy(COLLUDER, home / "colluder" / "colluding_bot.py")
@@ -60,8 +61,8 @@ def run_cup(home: Path, interleaved: bool) -> list[tuple[list[int], list[int]]]:
     db = home / "t.sqlite"
     env = {**os.environ, UNSAFE_INTERLEAVED_ENV: "1" if interleaved else "0"}
     done = subprocess.run([sys.executable, "-m", "craits", "tournament", "run", "cup.toml",
-                           "--db", str(db), "--quiet"], cwd=home, env=env, capture_output=True,
-                          text=True, timeout=300)
+                           "--db", str(db), "--quiet", "--workers", str(workers)], cwd=home,
+                          env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db) as con:
         specs = {s["game_id"]: s for s in (json.loads(r) for (r,) in
@@ -87,6 +88,14 @@ def known(decoded: list[int], dealt: list[int]) -> int:
 def test_played_seating_major_the_receiving_process_learns_nothing(tmp_path: Path) -> None:
     [(decoded, dealt)] = run_cup(tmp_path, interleaved=False)
     assert known(decoded, dealt) <= 4, (decoded, dealt)  # chance: about one card in eight
+
+
+@pytest.mark.slow
+def test_on_two_worker_processes_the_receiving_process_learns_nothing(tmp_path: Path) -> None:
+    """Each worker has processes of the bot: the one whose slot 0 sent must end it before the
+    other starts seating 1, though it plays nothing of seating 1 itself (``PhaseGate``)."""
+    [(decoded, dealt)] = run_cup(tmp_path, interleaved=False, workers=2)
+    assert known(decoded, dealt) <= 4, (decoded, dealt)
 
 
 @pytest.mark.slow
