@@ -26,10 +26,12 @@ never a shell string, so no path or name can inject an option.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import itertools
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -371,13 +373,32 @@ def _proc_masks() -> list[str]:
 @functools.cache
 def _empty_file() -> Path:
     """An empty file every bot may read, mounted over the masked counters (``/dev/null`` would
-    not do: bwrap's binds are ``nodev``, so reading it there fails)."""
+    not do: bwrap's binds are ``nodev``, so reading it there fails). One per user of the
+    machine, kept: a process that is killed leaves nothing behind. Used only if it is this
+    user's own empty file in this user's own directory (nobody else could have put content
+    there); else one of this process's own."""
+    folder = Path(tempfile.gettempdir()) / f"craits-empty-{os.geteuid()}"
+    empty = folder / "empty"
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(0o755)
+    with contextlib.suppress(FileExistsError, PermissionError):
+        empty.touch(0o444, exist_ok=False)
+    if _own_empty(folder) and _own_empty(empty):
+        return empty
     folder = Path(tempfile.mkdtemp(prefix="craits-empty-"))
     folder.chmod(0o755)
     empty = folder / "empty"
     empty.touch(0o444)
     atexit.register(shutil.rmtree, folder, True)
     return empty
+
+
+def _own_empty(path: Path) -> bool:
+    """``path`` is this user's, no symbolic link, writable by nobody else, and if a file,
+    empty."""
+    info = path.lstat()
+    kind_ok = stat.S_ISDIR(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_size == 0)
+    return kind_ok and info.st_uid == os.geteuid() and not info.st_mode & 0o022
 
 
 def _parents(path: Path, made: set[Path]) -> list[str]:
