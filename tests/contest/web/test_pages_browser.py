@@ -7,6 +7,7 @@ faults, and another contestant none of them. The screenshots made here are docs/
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,16 @@ from .data import new_version, play_game, rated_version
 
 pytestmark = pytest.mark.slow  # a real server and a real browser
 
-IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
+DOC_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
+
+
+def shots(tmp_path: Path) -> Path:
+    """Where the screenshots go: docs/images/ when ``CRAITS_DOC_SCREENSHOTS=1`` (to refresh the
+    ones docs/contests.md shows), else the test's own directory, so that an ordinary run leaves
+    the checkout as it found it."""
+    if os.environ.get("CRAITS_DOC_SCREENSHOTS") == "1":
+        return DOC_IMAGES
+    return tmp_path
 
 
 @pytest.fixture
@@ -45,7 +55,7 @@ def board_cells(browser: Browser) -> list[list[str]]:
 
 
 def test_the_leaderboard_changes_while_open(contest: tuple[Served, dict[str, str]],
-                                           browser: Browser) -> None:
+                                           browser: Browser, tmp_path: Path) -> None:
     served, _ = contest
     store = served.contest.store
     alice, bob, carol = store.contestants()
@@ -61,8 +71,7 @@ def test_the_leaderboard_changes_while_open(contest: tuple[Served, dict[str, str
         for r in published]
     assert before[2] == ["", "carol", "v1", "—", "—", "0", "validating"]
     browser.wait_for("document.body.dataset.boardUpdates === '1'")  # the stream is open
-    IMAGES.mkdir(exist_ok=True)
-    browser.screenshot(IMAGES / "contest-board.png")
+    browser.screenshot(shots(tmp_path) / "contest-board.png")
 
     play_game(store, [a1.id, b1.id], seed=2)  # a game finishes while the page is open
     browser.wait_for("document.body.dataset.boardUpdates === '2'")
@@ -72,7 +81,7 @@ def test_the_leaderboard_changes_while_open(contest: tuple[Served, dict[str, str
 
 
 def test_a_bots_page_draws_its_rating_plot(contest: tuple[Served, dict[str, str]],
-                                           browser: Browser) -> None:
+                                           browser: Browser, tmp_path: Path) -> None:
     served, _ = contest
     store = served.contest.store
     alice, bob, carol = store.contestants()
@@ -88,7 +97,7 @@ def test_a_bots_page_draws_its_rating_plot(contest: tuple[Served, dict[str, str]
     assert len(board_cells(browser)) == 0  # the board is not on this page
     recent = browser.js("document.querySelectorAll('#recent tbody tr').length")
     assert recent == 6
-    browser.screenshot(IMAGES / "contest-bot.png")
+    browser.screenshot(shots(tmp_path) / "contest-bot.png")
 
 
 def sign_in(browser: Browser, url: str, token: str) -> None:
@@ -100,7 +109,7 @@ def sign_in(browser: Browser, url: str, token: str) -> None:
 
 
 def test_the_owner_sees_logs_and_faults_and_another_does_not(
-        contest: tuple[Served, dict[str, str]], browser: Browser) -> None:
+        contest: tuple[Served, dict[str, str]], browser: Browser, tmp_path: Path) -> None:
     served, tokens = contest
     store = served.contest.store
     alice, _, _ = store.contestants()
@@ -113,7 +122,7 @@ def test_the_owner_sees_logs_and_faults_and_another_does_not(
     assert "conformance: 40/40 positions passed" in owner
     assert "timed out at decision 17" in owner
     assert "craits_token" not in browser.js("document.cookie")  # HttpOnly: no script reads it
-    browser.screenshot(IMAGES / "contest-owner.png")
+    browser.screenshot(shots(tmp_path) / "contest-owner.png")
 
     browser.js("document.querySelector('form[action=\"/signout\"]').submit()")
     browser.wait_for("location.pathname === '/' && document.readyState === 'complete'")
