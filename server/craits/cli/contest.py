@@ -24,6 +24,7 @@ from craits.contest.service import Listen, open_contest, serve_contest
 from craits.contest.store import DB_NAME, ContestStore, StoreError
 from craits.contest.template import contest_toml
 from craits.contest.tokens import new_token, token_digest
+from craits.contest.verdicts import verdict_line
 from craits.exception_groups import sole_exception
 from craits.referee import bridge
 from craits.tournament.plan.tomlreader import ConfigError
@@ -252,6 +253,15 @@ def _status(args: argparse.Namespace) -> int:
     for v in versions:
         reason = f": {v['reason']}" if v.get("reason") else ""
         print(f"  v{v['number']:<4} {v['hash'][:12]}  {v['state']:<10} {v['source']}{reason}")
+        history = v.get("history") or []
+        if history:
+            last = history[-1]
+            interval = "" if last.get("low") is None else \
+                f" [{last['low']:+.0f}, {last['high']:+.0f}]"
+            print(f"         rating {last['rating']:+.0f}{interval}, rank {last['rank']} "
+                  f"after {last['games']} games ({len(history)} refits kept)")
+        if v.get("verdict"):
+            print(f"         {verdict_line(v['verdict'])}")
     return 0
 
 

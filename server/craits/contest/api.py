@@ -37,6 +37,7 @@ from .ratelimit import check_rate
 from .store import Contestant, ContestStore, NameTaken, Version
 from .tokens import new_token, token_digest
 from .uploads import UploadRefused, archive_limits, check_filename, new_incoming, store_upload
+from .verdicts import ratings_of
 
 UNPACKERS: Final = 2
 """Uploads unpacked at once (each a worker thread): the rest wait their turn."""
@@ -197,13 +198,20 @@ async def _me(request: Request) -> Response:
     contestant = _caller(request)
     versions = _contest(request).store.versions_of(contestant.id)
     return JSONResponse({"id": contestant.id, "name": contestant.name,
-                         "versions": [v.summary() for v in versions]})
+                         "versions": _with_ratings(request, versions)})
 
 
 async def _versions(request: Request) -> Response:
     contestant = _caller(request)
     versions = _contest(request).store.versions_of(contestant.id)
-    return JSONResponse({"versions": [v.summary() for v in versions]})
+    return JSONResponse({"versions": _with_ratings(request, versions)})
+
+
+def _with_ratings(request: Request, versions: list[Version]) -> list[dict[str, Any]]:
+    """Each version's summary with its rating history and its verdict against its
+    predecessor (``verdicts``): what its owner uploads versions to learn."""
+    store = _contest(request).store
+    return [{**v.summary(), **ratings_of(store, v.id)} for v in versions]
 
 
 async def _version_detail(request: Request) -> Response:

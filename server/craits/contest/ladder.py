@@ -49,6 +49,7 @@ from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
 from .store import Version
 from .validation import ContestRun, scrub
+from .verdicts import judge, predecessors, record_refit
 from .versions import VersionState
 
 POLL_S: Final = 1.0
@@ -157,8 +158,9 @@ class Ladder:
                                  reason)
 
     async def refresh(self) -> None:
-        """Refit the ratings from every recorded game and publish the board (the fit in a
-        worker thread: the API keeps answering meanwhile)."""
+        """Refit the ratings from every recorded game and publish the board, then keep it as
+        each version's history with the verdicts against predecessors (``verdicts``); the fits
+        in a worker thread: the API keeps answering meanwhile."""
         games = scored_games(self.store)
         playing = self.playing()
         contestants = self.store.contestants()
@@ -166,3 +168,6 @@ class Ladder:
         rows = await trio.to_thread.run_sync(board_rows, games, playing, contestants,
                                              provisional)
         publish_board(self.store, rows, self.contest.clock())
+        before = predecessors(self.store, [int(r["version_id"]) for r in rows])
+        verdicts = await trio.to_thread.run_sync(judge, games, rows, before)
+        record_refit(self.store, rows, verdicts, self.contest.clock())

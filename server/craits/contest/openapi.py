@@ -113,7 +113,13 @@ _SUMMARY_PROPS: dict[str, Any] = {
 _SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error"],
               "properties": {"error": {"type": "string"}}},
-    "VersionSummary": {"type": "object", "properties": _SUMMARY_PROPS},
+    "VersionSummary": {"type": "object", "properties": {
+        **_SUMMARY_PROPS,
+        "history": {"type": "array", "description": "the board's row for it after each refit, "
+                    "oldest first (the latest 200)", "items": {"type": "object"}},
+        "verdict": {"type": ["object", "null"], "description": "against the contestant's "
+                    "previous version that played, from their games together: elo, low, "
+                    "high, los (null below the minimum of deal sets), deal_sets, note"}}},
     "Version": {"type": "object", "properties": {
         **_SUMMARY_PROPS, "command": {"type": "string"},
         "runtime": {"type": "string", "enum": ["python", "node", "native"]},
