@@ -118,7 +118,7 @@ class Ladder:
 
         async def record(job: Job, game: FinishedGame) -> None:
             record_game(self.store, table.id, job.rotation, [labels[s] for s in job.seats],
-                        game, job.game_id, self.contest.clock())
+                        game, job.game_id, self.contest.clock(), (job.seed, job.rules_json))
 
         try:
             await play_deal_set(entrants, table_key(self.key, table.id), self.contest.setting(),

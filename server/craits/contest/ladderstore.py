@@ -100,10 +100,12 @@ def finish_table(store: ContestStore, table_id: int, now: float, void: str = "")
 
 
 def record_game(store: ContestStore, table_id: int, rotation: int, seats: Sequence[int],
-                game: FinishedGame, game_id: str, now: float) -> bool:
+                game: FinishedGame, game_id: str, now: float,
+                deal: tuple[int, str] | None = None) -> bool:
     """Record one played seating with its record, and each seat's faults against its version
     (what the owner reads), in one transaction; False (and nothing written) when that seating
-    of that table is recorded already."""
+    of that table is recorded already. ``deal``: the game's seed and rules JSON, kept so that
+    the viewer can replay the record (``game_replay``)."""
     faulted = seat_faults(game)
     with store.transaction() as db:
         cursor = db.execute(
@@ -119,6 +121,9 @@ def record_game(store: ContestStore, table_id: int, rotation: int, seats: Sequen
         db.executemany("INSERT INTO game_seats (game, version_id, faulted) VALUES (?, ?, ?)",
                        [(cursor.lastrowid, v, int(f)) for v, f in zip(seats, faulted,
                                                                      strict=True)])
+        if deal is not None:
+            db.execute("INSERT INTO game_deals (game, seed, rules) VALUES (?, ?, ?)",
+                       (cursor.lastrowid, *deal))
         db.executemany("INSERT INTO faults (version_id, at, game, reason) VALUES (?, ?, ?, ?)",
                        [(seats[f.seat], now, game_id, f"{f.action} ({f.reason}): {f.detail}")
                         for f in game.play.faults if 0 <= f.seat < len(seats)])
@@ -145,6 +150,28 @@ def scored_games(store: ContestStore) -> list[ScoredGame]:
             for gid, table_id, rotation, seats, totals, places, strikes, forfeited
             in store.read("SELECT id, table_id, rotation, seats, totals, places, strikes, "
                           "forfeited FROM games ORDER BY id")]
+
+
+@dataclass(frozen=True, slots=True)
+class GameReplay:
+    """What replaying one recorded game needs: its seed and rules, its encoded record and the
+    outcome the replay must reach."""
+
+    seed: int
+    rules_json: str
+    record: bytes
+    outcome: dict[str, Any]
+
+
+def game_replay(store: ContestStore, game: int) -> GameReplay | None:
+    """Recorded game ``game``'s replay; None when it is not recorded, or was recorded before
+    seeds and rules were kept."""
+    rows = store.read("SELECT d.seed, d.rules, g.record, g.outcome FROM games g "
+                      "JOIN game_deals d ON d.game = g.id WHERE g.id = ?", (game,))
+    if not rows:
+        return None
+    seed, rules, record, outcome = rows[0]
+    return GameReplay(seed, rules, bytes(record), json.loads(outcome))
 
 
 def games_per_version(store: ContestStore) -> dict[int, int]:

@@ -20,6 +20,9 @@
 - ``game_seats``: which versions sat in each game and whether each faulted: a version's game
   count and its fault rate over its last games (suspension) read this index.
 - ``board``: the published standings, one JSON row written after each refit.
+- ``game_deals``: each recorded game's seed and rules (JSON), written with it: what the report's
+  viewer replays a record from (``/games/ID``). A table of its own, created on open, so stores
+  from before it need no migration; their games are shown by result only.
 
 The unpacked files live beside the database, in ``bots/<content hash>/`` (``uploads.py``).
 """
@@ -111,6 +114,11 @@ CREATE TABLE IF NOT EXISTS game_seats (
     version_id INTEGER NOT NULL REFERENCES versions(id),
     faulted INTEGER NOT NULL,
     PRIMARY KEY (version_id, game)
+);
+CREATE TABLE IF NOT EXISTS game_deals (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    seed INTEGER NOT NULL,
+    rules TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS board (
     id INTEGER PRIMARY KEY CHECK (id = 1),

@@ -142,10 +142,19 @@ def _build(store: Store, tid: str, name: str, job: Job, result: ScoredGame,
     rules = Rules.from_json(job.rules_json)
     if row.record is None:
         return _from_old_log(store, tid, name, job, result, rules)
+    return from_record(tid, name, job, result, row.record, row.outcome)
+
+
+def from_record(tid: str, name: str, job: Job, result: ScoredGame, record: bytes,
+                outcome: Mapping[str, Any]) -> StoredGame:
+    """A game rebuilt from its encoded record (``record_codec``) and checked against its
+    stored outcome: public so that another store keeping the same encoding (the contest's
+    ladder) is shown by the same viewer, with the same check."""
+    rules = Rules.from_json(job.rules_json)
     where = f"game {job.game_index}"
     try:
-        rebuilt = rebuild(rules, len(job.seats), job.seed, decode(row.record))
-        check_outcome(rebuilt.game, result.totals, row.outcome)
+        rebuilt = rebuild(rules, len(job.seats), job.seed, decode(record))
+        check_outcome(rebuilt.game, result.totals, outcome)
     except RecordError as exc:
         raise ReplayMismatch(f"{where}: {exc}") from None
     events = tuple(e.to_dict() for e in rebuilt.game.events)

@@ -37,9 +37,9 @@ def rated_version(store: ContestStore, contestant_id: int, tag: str, log: str = 
     return store.set_state(version.id, VersionState.RATED, time.time(), log=log or None)
 
 
-def play_game(store: ContestStore, versions: list[int], seed: int) -> None:
-    """One game between ``versions`` (seeded random moves), recorded, and the board
-    republished, as the ladder does after a game."""
+def play_game(store: ContestStore, versions: list[int], seed: int) -> int:
+    """One game between ``versions`` (seeded random moves), recorded with its seed and rules,
+    and the board republished, as the ladder does after a game; returns the game's id."""
     table = claim_table(store, versions, "test", time.time())
     game = Game.new(Rules(), len(versions), seed)
     rng = random.Random(seed)
@@ -51,12 +51,15 @@ def play_game(store: ContestStore, versions: list[int], seed: int) -> None:
         game.apply(move)
     assert game.outcome is not None
     n = len(choices)
-    record_game(store, table.id, 0, versions, FinishedGame(
+    recorded = record_game(store, table.id, 0, versions, FinishedGame(
         "contest", 0, game.outcome.totals, game.outcome.places, (0,) * len(versions),
         (False,) * len(versions), time.time(), time.time(),
         PlayLog(tuple(choices), (1.0,) * n, tuple(range(1, n + 1))),
-        {"hands_played": game.outcome.hands_played}), f"g{table.id}", time.time())
+        {"hands_played": game.outcome.hands_played}), f"g{table.id}", time.time(),
+        (seed, Rules().to_json()))
     finish_table(store, table.id, time.time())
     playing = [v for c in store.contestants() for v in store.playing_versions(c.id, 2)]
     publish_board(store, board_rows(scored_games(store), playing, store.contestants(), 4),
                   time.time())
+    assert recorded
+    return max(g.game_index for g in scored_games(store))

@@ -5,7 +5,7 @@ Modules, by what they hold: ``board`` (the leaderboard's rows: the ladder's publ
 and the versions not on it yet), ``feed`` (the board's changes as Server-Sent Events, one
 shared snapshot however many readers), ``history`` (a version's rating history and recent
 games, read from the ladder's recorded games), ``signin`` (the token cookie a contestant signs
-in with), ``pages`` (the routes, rendered by the Jinja2 templates in ``templates/``), and
+in with), ``viewer`` (a recorded game in the static report's viewer), ``pages`` (the routes, rendered by the Jinja2 templates in ``templates/``), and
 ``mount`` (how the pages join the API's application).
 
 What a page may show is decided here once: a game appears only once it is recorded, and the

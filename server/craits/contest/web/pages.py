@@ -17,13 +17,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+import trio
 from jinja2 import Environment, PackageLoader, select_autoescape
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
@@ -39,6 +40,7 @@ from .feed import Feed
 from .history import rating_plot, recent_games
 from .signin import forget, remember, signed_in
 from .upload import upload_version
+from .viewer import game_viewer
 
 BOARD_INTERVAL_S: Final = 1.0
 """How often the shared board is read for changes while anyone watches it."""
@@ -179,6 +181,10 @@ async def _game(request: Request) -> Response:
     if game is None:
         raise HTTPException(404, f"no finished game {wanted}: a game is shown once it is over")
     names = _seat_names(site)
+    viewer = await trio.to_thread.run_sync(game_viewer, site.contest.store,
+                                           site.contest.config.name, game, names)
+    if viewer is not None:
+        return HTMLResponse(viewer)
     order = sorted(range(len(game.seats)), key=lambda k: (game.places[k], k))
     rows = [(game.places[k], k, names.get(game.seats[k], game.seats[k]), game.totals[k],
              game.strikes[k], game.forfeited[k]) for k in order]
