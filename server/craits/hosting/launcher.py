@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -157,6 +158,9 @@ class BotProcess:
     """For a sandboxed bot: the read end of the pipe its stdout and stderr go to, which
     ``copy_output`` copies into the log. Other bots write to the log file directly."""
     output_limit: int = sandbox.SandboxLimits().stderr_mb << 20
+    """How much of this process's output its log keeps."""
+    budget: LogBudget | None = None
+    """What all the bot's logs of this tournament may still take (a sandboxed bot's)."""
     group: BotGroup | None = None
     """For a sandboxed bot where control groups are usable: the groups holding its tree."""
     cpu_limit_s: float = float(sandbox.SandboxLimits().cpu_s)
@@ -172,25 +176,38 @@ class BotProcess:
     """Set when ``copy_output`` has read the pipe to its end (every writer is gone)."""
 
     async def copy_output(self) -> None:
-        """Copy what the bot writes into its log, up to ``output_limit`` bytes; read and drop
-        the rest, so that a bot flooding its output neither blocks nor fills the disk."""
+        """Copy what the bot writes into its log, up to ``output_limit`` bytes of this process's
+        output and while the bot's logs of this tournament hold less than its ``budget``; read
+        and drop the rest, so that a bot flooding its output neither blocks nor fills the disk,
+        however often it crashes and is restarted or its tournament resumed."""
         if self.output is None:
             self.drained.set()
             return
         kept = 0
         text = botlog.BotText()  # no forged referee line, no raw control byte (``botlog``)
+        budget = self.budget or LogBudget.unlimited()
         try:
             with os.fdopen(private.open_append(self.stderr_path), "ab") as log:
+                capped = budget.left() <= 0
+                if capped and log.tell() == 0:  # a new file: say why it holds nothing
+                    log.write(budget.line())
                 async with trio.lowlevel.FdStream(self.output) as stream:
                     while chunk := await stream.receive_some(1 << 16):
-                        if kept < self.output_limit:
-                            log.write(text.feed(chunk[: self.output_limit - kept]))
+                        if kept < self.output_limit and not capped:
+                            data = budget.fit(text.feed(chunk[: self.output_limit - kept]))
+                            log.write(data)
                             log.flush()
                             kept += len(chunk)
-                            if kept >= self.output_limit:
+                            budget.spent(len(data))
+                            if budget.left() <= 0:
+                                capped = True
+                                log.write(b"\n" + budget.line())
+                            elif kept >= self.output_limit:
                                 log.write(text.flush())
                                 log.write(b"\n[craits: output limit reached; the rest dropped]\n")
                                 text.at_line_start = True
+                if capped:  # the bot's logs are full: not even the referee's closing line
+                    return
                 log.write(text.flush())
                 if self.group is not None:  # every writer is gone: the tree has ended
                     used = self.group.cpu_s()
@@ -283,6 +300,74 @@ class BotProcess:
             os.killpg(self.process.pid, sig)  # the group was made by start_new_session
 
 
+@dataclass(eq=False, slots=True)
+class LogBudget:
+    """What one sandboxed bot's logs of one tournament may hold in all.
+
+    ``stderr_mb`` bounds one process's output, but a crash-looping bot is started again and
+    again (a few times per run, every slot, every worker), and every resume starts it anew: each
+    start could add ``stderr_mb`` to what the organiser stores. So the bound is the bot's, not
+    the process's: before copying more, the bytes already in the bot's log files in the
+    tournament's log directory are counted (``<bot>[.<slot>][.w<worker>].stderr.log``, whoever
+    wrote them, in this run or an earlier one), and once they reach ``limit`` the referee says
+    so (``line``) and drops the rest. The files are counted again after every ``RESCAN_BYTES``
+    this process writes, so that processes of the bot writing at once (slots, workers) each
+    overshoot by at most that much; between, its own writes are added up here."""
+
+    directory: Path | None
+    """The tournament's log directory (None: no bound)."""
+    stem: str
+    """The bot's log name (``_safe(name)``)."""
+    limit: int
+    """Bytes, ``log_mb`` MiB."""
+    _used: int = 0
+    _since_scan: int | None = None
+    """Bytes written since the files were last counted; None before they ever were."""
+
+    @classmethod
+    def unlimited(cls) -> LogBudget:
+        return cls(None, "", 1 << 62)
+
+    def left(self) -> int:
+        """Bytes the bot's logs may still take."""
+        if self._since_scan is None or self._since_scan >= RESCAN_BYTES:
+            self._used, self._since_scan = self._count(), 0
+        return self.limit - self._used
+
+    def fit(self, data: bytes) -> bytes:
+        """As much of ``data`` (the log's UTF-8 text) as the budget takes, cut at a character."""
+        room = self.left()
+        if len(data) <= room:
+            return data
+        return data[: max(room, 0)].decode(errors="ignore").encode()
+
+    def spent(self, size: int) -> None:
+        """``size`` bytes were written into one of the bot's logs."""
+        self._used += size
+        self._since_scan = (self._since_scan or 0) + size
+
+    def line(self) -> bytes:
+        """The referee's line where the bot's logs reach their limit."""
+        return (f"[craits: this bot's logs of this tournament reached their limit (log_mb = "
+                f"{self.limit >> 20}); the rest of its output, in every process, restart and "
+                f"resume, is dropped]\n").encode()
+
+    def _count(self) -> int:
+        if self.directory is None:
+            return 0
+        name = re.compile(re.escape(self.stem) + r"(?:\.\d+)?(?:\.w\d+)?\.stderr\.log")
+        total = 0
+        with contextlib.suppress(FileNotFoundError), os.scandir(self.directory) as entries:
+            for entry in entries:
+                if name.fullmatch(entry.name):
+                    with contextlib.suppress(FileNotFoundError):
+                        total += entry.stat(follow_symlinks=False).st_size
+        return total
+
+
+RESCAN_BYTES = 1 << 16
+"""How much one process writes into the bot's log between two counts of its log files."""
+
 DRAIN_S = 0.2
 """How long a sandboxed bot's output may take to arrive after its process ended."""
 
@@ -360,8 +445,9 @@ async def launch(
     finally:
         os.close(writer)
         prepared.close()
-    return BotProcess(entry, process, stderr_path, reader, limits.stderr_mb << 20, group,
-                      float(limits.cpu_s), sandboxed=True)
+    budget = LogBudget(log_dir, _safe(name), limits.log_mb << 20)
+    return BotProcess(entry, process, stderr_path, reader, limits.stderr_mb << 20, budget,
+                      group, float(limits.cpu_s), sandboxed=True)
 
 
 def _start(

@@ -102,7 +102,12 @@ class SandboxLimits:
     tmp_mb: int = 64
     """Size of the private writable /tmp (a tmpfs): a bot filling it gets ENOSPC."""
     stderr_mb: int = 8
-    """How much of the bot's stderr its log keeps (the rest is read and dropped)."""
+    """How much of the bot's stderr its log keeps per process start (the rest is read and
+    dropped)."""
+    log_mb: int = 64
+    """How much its logs may hold in all in one tournament, every process start, slot, worker
+    and resume together (``launcher.LogBudget``): a bot that crashes and is restarted, or is
+    resumed, gets ``stderr_mb`` more each time, which this bounds."""
 
 
 LIMIT_RANGES: Final[dict[str, tuple[int, int]]] = {
@@ -114,6 +119,7 @@ LIMIT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "cpu_percent": (5, 100 * 1024),
     "tmp_mb": (1, 1 << 20),
     "stderr_mb": (1, 1 << 16),
+    "log_mb": (1, 1 << 20),
 }
 """Accepted range of each limit; below the minimum nothing (a Python interpreter, Node) runs."""
 
