@@ -31,6 +31,7 @@ from craits.tournament.plan.tomlreader import ConfigError
 from craits.tournament.run.lease import LeaseError
 
 from .common import UsageError, port, print_json
+from .contest_admin import register_admin
 
 DEFAULT_PORT = 8470
 SERVER_ENV, TOKEN_ENV = "CRAITS_CONTEST_SERVER", "CRAITS_CONTEST_TOKEN"
@@ -102,6 +103,7 @@ def register(subparsers: Any) -> None:
                                "played).")
     _client_options(standings, token=False)
     standings.set_defaults(func=_standings)
+    register_admin(sub)
 
 
 def _client_options(parser: argparse.ArgumentParser, token: bool) -> None:

@@ -15,7 +15,6 @@ streamed to disk by the event loop and unpacked in a worker thread (at most
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from starlette.routing import Route
 from .archive import remove_tree
 from .config import ContestConfig
 from .openapi import openapi_spec
+from .phases import phase_now
 from .ratelimit import check_rate
 from .store import Contestant, ContestStore, NameTaken, Version
 from .tokens import new_token, token_digest
@@ -59,8 +59,8 @@ class Contest:
         UNPACKERS))
 
     def phase(self) -> str:
-        """The phase now (``config.Phases``)."""
-        return self.config.phases.at(dt.datetime.fromtimestamp(self.clock(), dt.UTC))
+        """The phase now (``phases.phase_now``: the finals, the organiser's, the dates)."""
+        return phase_now(self.config, self.store, self.clock())
 
 
 def fail(status: int, message: str, headers: dict[str, str] | None = None) -> HTTPException:

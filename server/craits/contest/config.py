@@ -24,7 +24,7 @@ CONFIG_NAME: Final = "contest.toml"
 """The configuration's file name inside a contest directory."""
 
 Join = Literal["organiser", "open"]
-Phase = Literal["before", "open", "frozen", "finals"]
+Phase = Literal["before", "open", "frozen", "finals", "done"]
 MIN_SEATS, MAX_SEATS = 2, 10
 
 
@@ -83,6 +83,10 @@ class Phases:
     open: dt.datetime | None = None
     freeze: dt.datetime | None = None
     finals: dt.datetime | None = None
+    finalists: int = 8
+    """How many versions, the top of the board when the finals start, play the finals."""
+    finals_deal_sets: int = 30
+    """Deal sets each finalist plays in the finals before they are done (``phases.py``)."""
 
     def at(self, now: dt.datetime) -> Phase:
         """The phase at ``now`` (an aware datetime)."""
@@ -108,6 +112,9 @@ class ContestConfig:
     time: TimeControl = field(default_factory=TimeControl)
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     playing_versions: int = 2
+    keep_versions: int = 0
+    """Versions per contestant whose files are kept (0: all); older ones that neither play nor
+    are being validated or in the finals are pruned (``prune.py``); their rows and games stay."""
     uploads: UploadLimits = field(default_factory=UploadLimits)
     ladder: LadderSettings = field(default_factory=LadderSettings)
     phases: Phases = field(default_factory=Phases)
@@ -150,10 +157,11 @@ def parse_contest_config(text: str, source: str = CONFIG_NAME) -> ContestConfig:
     if max_seats < min_seats:
         tables.fail("max_seats", f"must be at least min_seats ({min_seats}), got {max_seats}")
     tables.finish()
+    playing, keep = _read_versions(top)
     config = ContestConfig(
         name=name, join=join, max_contestants=max_contestants, min_seats=min_seats,
         max_seats=max_seats, rules=_read_rules(top), time=_read_time(top),
-        limits=_read_limits(top), playing_versions=_read_versions(top),
+        limits=_read_limits(top), playing_versions=playing, keep_versions=keep,
         uploads=_read_uploads(top), ladder=_read_ladder(top), phases=_read_phases(top),
     )
     top.finish()
@@ -189,11 +197,15 @@ def _read_limits(top: TableReader) -> SandboxLimits:
     return value
 
 
-def _read_versions(top: TableReader) -> int:
+def _read_versions(top: TableReader) -> tuple[int, int]:
     table = top.table("versions")
     value = table.integer("playing", _DEFAULTS.playing_versions, 1, 100)
+    keep = table.integer("keep", _DEFAULTS.keep_versions, 0, 1_000_000)
+    if 0 < keep < value:
+        table.fail("keep", f"must be 0 (keep all) or at least versions.playing ({value}), "
+                   f"got {keep}")
     table.finish()
-    return value
+    return value, keep
 
 
 def _read_uploads(top: TableReader) -> UploadLimits:
@@ -228,9 +240,12 @@ def _read_phases(top: TableReader) -> Phases:
         if value is not None and value.tzinfo is None:
             table.fail(key, f"needs a time zone (add Z for UTC): {value.isoformat()}")
         dates[key] = value
+    finalists = table.integer("finalists", _DEFAULTS.phases.finalists, 2, 1000)
+    deal_sets = table.integer("finals_deal_sets", _DEFAULTS.phases.finals_deal_sets, 1,
+                              1_000_000)
     table.finish()
     order = [(k, d) for k, d in dates.items() if d is not None]
     for (first, a), (second, b) in itertools.pairwise(order):
         if b < a:
             raise ConfigError(f"phases.{second}: must not come before phases.{first}")
-    return Phases(**dates)
+    return Phases(**dates, finalists=finalists, finals_deal_sets=deal_sets)

@@ -26,6 +26,7 @@ from typing import Final
 
 import trio
 
+from craits.ratings.results import ScoredGame
 from craits.tournament.plan.schedule import Job
 from craits.tournament.run.botpool import BotPoolError
 from craits.tournament.store.game_records import FinishedGame
@@ -47,6 +48,7 @@ from .ladderstore import (
 )
 from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
+from .phases import finals_games, finals_of, finals_turn
 from .store import Version
 from .validation import ContestRun, scrub
 from .verdicts import judge, predecessors, record_refit
@@ -80,7 +82,11 @@ class Ladder:
                 await trio.sleep(POLL_S)
 
     async def step(self) -> bool:
-        """Choose, claim and play one deal set; False when too few versions may play."""
+        """Choose, claim and play one deal set; False when too few versions may play, or the
+        finals are over (``phases``: the finals start and end here)."""
+        if not finals_turn(self.contest.config, self.store, self.games,
+                           [v.id for v in self.playing()], self.contest.clock()):
+            return False
         table = self.next_table()
         if table is None:
             return False
@@ -88,17 +94,27 @@ class Ladder:
         return True
 
     def playing(self) -> list[Version]:
-        """The versions that play now: each contestant's latest rated ones."""
+        """The versions that play now: each contestant's latest rated ones, or in the finals
+        the finalists still rated."""
+        finals = finals_of(self.store)
+        if finals is not None:
+            found = [self.store.version(v) for v in finals.finalists]
+            return [v for v in found if v is not None and v.state == VersionState.RATED]
         latest = self.contest.config.playing_versions
         return [v for c in self.store.contestants()
                 for v in self.store.playing_versions(c.id, latest)]
+
+    def games(self) -> list[ScoredGame]:
+        """The games that count: every one, or in the finals the finals' alone (ratings
+        reset, ``phases``)."""
+        return finals_games(finals_of(self.store), scored_games(self.store))
 
     def next_table(self) -> LadderTable | None:
         """The matchmaker's next deal set, claimed; None when it has none to give."""
         counts = games_per_version(self.store)
         candidates = [Candidate(str(v.id), v.state_at, counts.get(v.id, 0))
                       for v in self.playing()]
-        chosen = self.matchmaker.next_tables(candidates, scored_games(self.store),
+        chosen = self.matchmaker.next_tables(candidates, self.games(),
                                              now=self.contest.clock(), count=1)
         if not chosen:
             return None
@@ -161,7 +177,7 @@ class Ladder:
         """Refit the ratings from every recorded game and publish the board, then keep it as
         each version's history with the verdicts against predecessors (``verdicts``); the fits
         in a worker thread: the API keeps answering meanwhile."""
-        games = scored_games(self.store)
+        games = self.games()
         playing = self.playing()
         contestants = self.store.contestants()
         provisional = self.contest.config.ladder.provisional

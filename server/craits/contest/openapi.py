@@ -143,7 +143,7 @@ _SCHEMAS: dict[str, Any] = {
         "token": {"type": "string", "description": "shown once; keep it secret"}}},
     "Contest": {"type": "object", "properties": {
         "name": {"type": "string"},
-        "phase": {"type": "string", "enum": ["before", "open", "frozen", "finals"]},
+        "phase": {"type": "string", "enum": ["before", "open", "frozen", "finals", "done"]},
         "phases": {"type": "object"}, "join": {"type": "string", "enum": ["organiser", "open"]},
         "seats": {"type": "array", "items": {"type": "integer"}},
         "playing_versions": {"type": "integer"}, "rules": {"type": "object"},

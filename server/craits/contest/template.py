@@ -56,6 +56,10 @@ stderr_mb = 8
 # How many of each contestant's latest versions play (the others stop when a newer one
 # passes validation).
 playing = 2
+# How many of each contestant's versions keep their files on disk (0: all). Older ones that
+# neither play nor are being validated nor are in the finals have their files pruned; their
+# rows, games and ratings stay. At least `playing` when not 0.
+keep = 0
 
 [ladder]
 # A version is suspended (it stops playing; its owner sees why) once more than fault_percent %
@@ -87,6 +91,12 @@ max_ratio = 200
 # open = 2030-05-01T12:00:00Z
 # freeze = 2030-06-01T12:00:00Z
 # finals = 2030-06-02T12:00:00Z
+# The finals: the top `finalists` of the board when they start (at `finals`, or when the
+# organiser runs `craits contest phase DIR finals`) play among themselves, ratings counted from
+# the finals' games alone, until each has played `finals_deal_sets` deal sets; then the contest
+# is done and `craits contest export DIR --out OUT` writes the results.
+finalists = 8
+finals_deal_sets = 30
 """
 
 

@@ -1,0 +1,122 @@
+"""Phases on a virtual clock and a real store: the dates, the organiser's command over them, the
+finals (top N fixed, ratings reset, finalists only, done at the target) and the export."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+import trio
+
+from craits.contest.ladder import Ladder
+from craits.contest.phases import PhaseError, finals_of, finals_turn, phase_now, set_phase
+from craits.contest.results import export_results
+from craits.contest.service import open_contest
+from craits.contest.store import ContestStore
+from craits.contest.validation import ContestRun
+from craits.contest.versions import VersionState
+
+from .processes import craits
+from .server import Clock, make_contest
+from .uploaded import add_version, wrapped
+
+OPEN, FREEZE, FINALS = (dt.datetime(2030, 5, d, tzinfo=dt.UTC).timestamp() for d in (1, 2, 3))
+DATES = ('phases.open = 2030-05-01T00:00:00Z\nphases.freeze = 2030-05-02T00:00:00Z\n'
+         'phases.finals = 2030-05-03T00:00:00Z\nphases.finalists = 2\n'
+         'phases.finals_deal_sets = 2\n')
+
+
+def _table(store: ContestStore, versions: list[int], winner: int) -> None:
+    """A played deal set of two seatings, ``winner`` first in both."""
+    with store.transaction() as db:
+        table = db.execute("INSERT INTO ladder_tables (versions, reason, state, created_at) "
+                           "VALUES (?, 'test', 'done', 0)", (json.dumps(versions),)).lastrowid
+        for rotation in range(2):
+            seats = versions if rotation == 0 else versions[::-1]
+            places = [1 if v == winner else 2 for v in seats]
+            game = db.execute(
+                "INSERT INTO games (table_id, rotation, game_id, seats, totals, places, "
+                "strikes, forfeited, faulted, record, outcome, started, finished) VALUES "
+                "(?, ?, 'g', ?, '[0, 0]', ?, '[0, 0]', '[false, false]', '[]', x'', '{}', 0, "
+                "0)", (table, rotation, json.dumps(seats), json.dumps(places))).lastrowid
+            db.executemany("INSERT INTO game_seats (game, version_id, faulted) VALUES "
+                           "(?, ?, 0)", [(game, v) for v in seats])
+
+
+def test_dates_command_finals_and_export(tmp_path: Path) -> None:
+    contest = tmp_path / "cup"
+    make_contest(contest, DATES, names=("ann", "bob", "cid"))
+    clock = Clock(OPEN - 60)
+    run = open_contest(contest, clock)
+    config, store = run.config, run.store
+    assert phase_now(config, store, clock()) == "before"
+    clock.now = OPEN + 60
+    assert phase_now(config, store, clock()) == "open"
+    assert set_phase(config, store, "frozen", clock()) == "frozen"  # the command wins
+    assert set_phase(config, store, "dates", clock()) == "open"
+    with pytest.raises(PhaseError, match="at least 2 versions on the board"):
+        set_phase(config, store, "finals", clock())
+
+    versions = [add_version(contest, store, c, wrapped(k))
+                for c, k in ((1, "greedy"), (2, "lowcard"), (3, "random"))]
+    for v in versions:
+        store.set_state(v.id, VersionState.RATED, clock())
+    ids = [v.id for v in versions]
+    for _ in range(3):
+        _table(store, ids[:2], ids[0])
+        _table(store, ids[1:], ids[1])
+    ladder = Ladder(ContestRun(contest, config, store, clock), seed=1)
+    trio_refresh(ladder)
+    assert [r["version_id"] for r in store.standings()] == ids
+
+    clock.now = FREEZE + 60
+    assert phase_now(config, store, clock()) == "frozen"
+    assert run.phase() == "frozen"  # what the API refuses uploads by
+    clock.now = FINALS + 60
+    assert phase_now(config, store, clock()) == "finals"  # by the date, before it starts
+    assert finals_of(store) is None
+    assert len(ladder.playing()) == 3
+    assert ladder.games() and not trio_step_blocked(ladder)  # the step starts the finals...
+    finals = finals_of(store)
+    assert finals is not None and finals.finalists == tuple(ids[:2])
+    assert [v.id for v in ladder.playing()] == ids[:2] and ladder.games() == []  # reset
+    with pytest.raises(PhaseError, match="cannot be undone"):
+        set_phase(config, store, "open", clock())
+
+    _table(store, ids[:2], ids[1])  # the finals' games alone count: bob leads
+    trio_refresh(ladder)
+    assert [r["version_id"] for r in store.standings()] == [ids[1], ids[0]]
+    assert phase_now(config, store, clock()) == "finals"
+    _table(store, ids[:2], ids[1])
+    assert trio_step_blocked(ladder)  # each finalist has its 2 deal sets: done
+    assert phase_now(config, store, clock()) == "done" and run.phase() == "done"
+
+    out = tmp_path / "results"
+    export_results(config, store, out, clock())
+    data = json.loads((out / "results.json").read_text())
+    assert data["final"] and data["phase"] == "done" and data["finals"]["deal_sets"] == 2
+    rows = list(csv.DictReader((out / "results.csv").open()))
+    assert [r["contestant"] for r in rows] == ["bob", "ann"] and rows[0]["rank"] == "1"
+    store.close()
+
+    text = craits("contest", "export", contest, "--out", out).stdout
+    assert "results.json" in text and "not final" not in text
+    assert "done" in craits("contest", "phase", contest).stdout
+    refused = craits("contest", "phase", contest, "open", check=False)
+    assert refused.returncode != 0 and "cannot be undone" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+def trio_refresh(ladder: Ladder) -> None:
+    trio.run(ladder.refresh)
+
+
+def trio_step_blocked(ladder: Ladder) -> bool:
+    """Whether the ladder's next step refuses to play (``finals_turn`` false); a step that
+    would play is not run (it would start bots): only its gate is asked."""
+    run = ladder.contest
+    return not finals_turn(run.config, run.store, ladder.games,
+                           [v.id for v in ladder.playing()], run.clock())
