@@ -49,6 +49,7 @@ from .ladderstore import (
 from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
 from .phases import finals_games, finals_of, finals_turn
+from .prune import prune_archives
 from .store import Version
 from .validation import ContestRun, scrub
 from .verdicts import judge, predecessors, record_refit
@@ -56,6 +57,8 @@ from .versions import VersionState
 
 POLL_S: Final = 1.0
 """How often an idle ladder (too few playing versions) looks again."""
+PRUNE_EVERY: Final = 20
+"""Tables between two prunings of old versions' files (a pass reads every version's row)."""
 
 
 class Ladder:
@@ -77,6 +80,7 @@ class Ladder:
         for table in open_tables(self.store):
             await self.play(table)
         await self.refresh()
+        self.prune()
         while True:
             if not await self.step():
                 await trio.sleep(POLL_S)
@@ -91,7 +95,14 @@ class Ladder:
         if table is None:
             return False
         await self.play(table)
+        if self.tables_played % PRUNE_EVERY == 0:
+            self.prune()
         return True
+
+    def prune(self) -> None:
+        """Old versions' files beyond ``[versions] keep`` (``prune``): between tables, so
+        never under a table of this ladder."""
+        prune_archives(self.contest.directory, self.contest.config, self.store)
 
     def playing(self) -> list[Version]:
         """The versions that play now: each contestant's latest rated ones, or in the finals
