@@ -102,12 +102,22 @@ def test_dates_command_finals_and_export(tmp_path: Path) -> None:
     assert [r["contestant"] for r in rows] == ["bob", "ann"] and rows[0]["rank"] == "1"
     store.close()
 
-    text = craits("contest", "export", contest, "--out", out).stdout
-    assert "results.json" in text and "not final" not in text
-    assert "done" in craits("contest", "phase", contest).stdout
-    refused = craits("contest", "phase", contest, "open", check=False)
-    assert refused.returncode != 0 and "cannot be undone" in refused.stderr
+
+@pytest.mark.slow
+def test_the_organisers_commands(tmp_path: Path) -> None:
+    contest = tmp_path / "cup"
+    make_contest(contest, names=("ann",))
+    assert "Test cup: open" in craits("contest", "phase", contest).stdout
+    refused = craits("contest", "phase", contest, "finals", check=False)
+    assert refused.returncode != 0 and "at least 2 versions on the board" in refused.stderr
     assert "Traceback" not in refused.stderr
+    assert "frozen" in craits("contest", "phase", contest, "frozen").stdout
+    text = craits("contest", "export", contest, "--out", tmp_path / "out").stdout
+    assert "results.csv" in text and "not final results yet" in text
+    assert json.loads((tmp_path / "out" / "results.json").read_text())["phase"] == "frozen"
+    assert "open" in craits("contest", "phase", contest, "dates").stdout
+    missing = craits("contest", "export", tmp_path / "nowhere", "--out", tmp_path, check=False)
+    assert missing.returncode != 0 and "no contest here" in missing.stderr
 
 
 def trio_refresh(ladder: Ladder) -> None:
