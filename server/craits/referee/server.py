@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -21,6 +22,12 @@ PLAIN_TEXT_WARNING = (
     "path can read the bots' tokens and moves and take a bot's seat; serve with --tls-cert and "
     "--tls-key (docs/security.md, \"The listener\")"
 )
+
+UNSAFE_SHARED_SOCKET_ENV = "_CRAITS_UNSAFE_SHARED_BOT_SOCKET"
+"""A test hook, not a setting: ``=1`` in the environment of a run (and its workers) has every
+sandboxed bot dial the referee's one shared Unix socket, as before each bot had its own
+(``Referee.socket_for``), so that the tests' control runs can show what one bot flooding that
+socket costs another (``tests/security/test_socket_flood.py``). Never set it in a contest."""
 
 
 class BotSockets:
@@ -65,6 +72,8 @@ class Referee:
         if self.bot_sockets is None:
             raise ValueError("this referee listens on no Unix socket (open_referee(unix_socket="
                              "True)): sandboxed bots cannot reach it")
+        if self.socket is not None and os.environ.get(UNSAFE_SHARED_SOCKET_ENV) == "1":
+            return self.socket  # the tests' control only (``UNSAFE_SHARED_SOCKET_ENV``)
         return self.bot_sockets.socket_for(name)
 
     @property
