@@ -81,9 +81,13 @@ def test_history_and_verdicts_are_kept_and_shown_to_the_owner(tmp_path: Path) ->
     verdicts = judge(games, [row], before)
     assert set(verdicts) == {ann[2].id}
     record_refit(store, [row], verdicts, 100.0)
-    record_refit(store, [{**row, "rating": 60.0}], verdicts, 200.0)
+    record_refit(store, [{**row, "rating": 55.0}], verdicts, 150.0)  # it did not play: no point
+    record_refit(store, [{**row, "rating": 60.0, "games": 18}], verdicts, 200.0)
     kept = ratings_of(store, ann[2].id)
     assert [p["rating"] for p in kept["history"]] == [50.0, 60.0]
+    fewer = judge(games[:4], [row], before)  # the finals' games alone: fewer deal sets
+    record_refit(store, [{**row, "games": 18}], fewer, 300.0)
+    assert ratings_of(store, ann[2].id)["verdict"] == verdicts[ann[2].id]
     assert kept["verdict"]["predecessor"] == 1 and kept["verdict"]["los"] > 0.5
     assert ratings_of(store, bob.id) == {"history": [], "verdict": None}
     store.close()
@@ -93,3 +97,4 @@ def test_history_and_verdicts_are_kept_and_shown_to_the_owner(tmp_path: Path) ->
                        headers={"Authorization": f"Bearer {tokens['ann']}"}).json()
     newest = next(v for v in me["versions"] if v["id"] == ann[2].id)
     assert len(newest["history"]) == 2 and newest["verdict"]["deal_sets"] == 8
+    assert newest["verdict"]["los"] == verdicts[ann[2].id]["los"]

@@ -2,7 +2,8 @@
 
 A contestant who uploads version 5 wants two answers: how its rating moved as games came in,
 and whether it is really better than version 4. The first is the board's row for the version
-after each refit, kept (``rating_history``); the board itself only holds the latest. The second
+after each refit that followed a table it played, kept (``rating_history``); the board itself
+only holds the latest. The second
 is ``craits.ratings.head_to_head`` over the games the two versions played *together* (both are
 playing while the new one is among the latest ``[versions] playing``, so the matchmaker seats
 them at tables): the Elo difference, the t interval over deal sets, and the likelihood of
@@ -108,17 +109,27 @@ def judge(games: Sequence[ScoredGame], rows: Sequence[dict[str, Any]],
 
 def record_refit(store: ContestStore, rows: Sequence[dict[str, Any]],
                  verdicts: dict[int, dict[str, Any]], now: float) -> None:
-    """Keep the refit's board rows as history and replace the listed versions' verdicts."""
+    """Keep the refit's board row of each version that played since its last point (a point
+    per table it sat at, not per refit: 50 versions would otherwise add 50 rows per table),
+    and replace the verdicts, each only by one resting on as many deal sets or more (in the
+    finals the ratings read the finals' games alone: a verdict is not undone by that)."""
     _ensure(store)
+    fresh = []
+    for row in rows:
+        last = store.read("SELECT games FROM rating_history WHERE version_id = ? ORDER BY id "
+                          "DESC LIMIT 1", (row["version_id"],))
+        if not last or last[0][0] != row["games"]:
+            fresh.append(row)
     with store.transaction() as db:
         db.executemany(
             "INSERT INTO rating_history (version_id, at, rating, low, high, games, deal_sets, "
             "rank) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(r["version_id"], now, r["rating"], r["low"], r["high"], r["games"],
-              r["deal_sets"], r["rank"]) for r in rows])
+              r["deal_sets"], r["rank"]) for r in fresh])
         db.executemany("INSERT INTO verdicts (version_id, at, verdict) VALUES (?, ?, ?) "
                        "ON CONFLICT (version_id) DO UPDATE SET at = excluded.at, "
-                       "verdict = excluded.verdict",
+                       "verdict = excluded.verdict WHERE json_extract(excluded.verdict, "
+                       "'$.deal_sets') >= json_extract(verdicts.verdict, '$.deal_sets')",
                        [(v, now, json.dumps(d)) for v, d in verdicts.items()])
 
 
