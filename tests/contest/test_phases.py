@@ -100,6 +100,8 @@ def test_dates_command_finals_and_export(tmp_path: Path) -> None:
     assert data["final"] and data["phase"] == "done" and data["finals"]["deal_sets"] == 2
     rows = list(csv.DictReader((out / "results.csv").open()))
     assert [r["contestant"] for r in rows] == ["bob", "ann"] and rows[0]["rank"] == "1"
+    html = (out / "results.html").read_text()
+    assert "final results" in html and html.index("bob") < html.index("ann")
     store.close()
 
 
@@ -113,7 +115,7 @@ def test_the_organisers_commands(tmp_path: Path) -> None:
     assert "Traceback" not in refused.stderr
     assert "frozen" in craits("contest", "phase", contest, "frozen").stdout
     text = craits("contest", "export", contest, "--out", tmp_path / "out").stdout
-    assert "results.csv" in text and "not final results yet" in text
+    assert "results.html" in text and "not final results yet" in text
     assert json.loads((tmp_path / "out" / "results.json").read_text())["phase"] == "frozen"
     assert "open" in craits("contest", "phase", contest, "dates").stdout
     missing = craits("contest", "export", tmp_path / "nowhere", "--out", tmp_path, check=False)

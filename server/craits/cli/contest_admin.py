@@ -31,9 +31,9 @@ def register_admin(sub: Any) -> None:
     phase.set_defaults(func=_phase)
 
     export = sub.add_parser(
-        "export", help="write the results as results.json and results.csv",
+        "export", help="write the results as results.json, results.csv and results.html",
         description="Write the board (the finals' board once they started) with the phase "
-        "and the finals' terms to OUT/results.json and OUT/results.csv. Until the phase is "
+        "and the finals' terms to OUT/results.json, .csv and .html. Until the phase is "
         "done the files say they are not final.")
     export.add_argument("dir", type=Path, metavar="DIR")
     export.add_argument("--out", type=Path, required=True, help="the directory to write to")

@@ -1,5 +1,6 @@
-"""The contest's results as files: ``results.json`` (everything, for programs and the record)
-and ``results.csv`` (one row per listed version, for a spreadsheet or an announcement).
+"""The contest's results as files: ``results.json`` (everything, for programs and the record),
+``results.csv`` (one row per listed version, for a spreadsheet) and ``results.html`` (a page to
+publish, self-contained, in the report's style and with its escaping of every name).
 
 They are the published board, which in the finals is the finals' own (``phases``: ratings
 counted from the finals' games alone), with the phase and the finals' terms beside it, so a
@@ -14,6 +15,8 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Final
+
+from craits.report.html_parts import Html, join, page, table, tag
 
 from .config import ContestConfig
 from .phases import finals_of, phase_now
@@ -36,13 +39,35 @@ def results(config: ContestConfig, store: ContestStore, now: float) -> dict[str,
 
 def export_results(config: ContestConfig, store: ContestStore, out: Path, now: float
                    ) -> list[Path]:
-    """Write ``results.json`` and ``results.csv`` into ``out`` (made if needed); their paths."""
+    """Write ``results.json``, ``results.csv`` and ``results.html`` into ``out`` (made if
+    needed); their paths."""
     data = results(config, store, now)
     out.mkdir(parents=True, exist_ok=True)
-    written = [out / "results.json", out / "results.csv"]
+    written = [out / "results.json", out / "results.csv", out / "results.html"]
     written[0].write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     with written[1].open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS)
         writer.writeheader()
         writer.writerows(data["rows"])
+    written[2].write_text(results_page(data), encoding="utf-8")
     return written
+
+
+def results_page(data: dict[str, Any]) -> str:
+    """``results.html``: the board as a table, and whether it is final."""
+    state = "final results" if data["final"] else f"not final: the contest is {data['phase']}"
+    finals = data["finals"]
+    terms = "" if finals is None else (f"Finals: {len(finals['finalists'])} finalists, "
+                                       f"{finals['deal_sets']} deal sets each. ")
+
+    def interval(row: dict[str, Any]) -> str:
+        return "" if row["low"] is None else f"[{row['low']:+.0f}, {row['high']:+.0f}]"
+
+    rows = [(r["rank"], r["contestant"], f"v{r['version']}", f"{r['rating']:+.0f}",
+             interval(r), r["games"], r["deal_sets"], "provisional" if r["provisional"] else "")
+            for r in data["rows"]]
+    body = join([tag("p", f"{terms}Order: {data['order']}."),
+                 table(("#", "contestant", "version", "rating", "95% interval", "games",
+                        "deal sets", ""), rows, text=(1, 2, 7))])
+    header = Html(tag("h1", data["contest"]) + tag("p", state))
+    return str(page(f"{data['contest']}: {state}", header, Html(body)))
