@@ -36,6 +36,8 @@ class Served:
 
     url: str
     contest: Contest
+    token: trio.lowlevel.TrioToken | None = None
+    """The server's trio loop, for a test that runs a task beside it (``trio.from_thread``)."""
 
 
 def make_contest(directory: Path, settings: str = "", names: tuple[str, ...] = ()
@@ -98,7 +100,9 @@ def serving(directory: Path, clock: Clock | None = None) -> Iterator[Served]:
     if isinstance(got, BaseException):
         raise got
     try:
-        yield Served(got[0], contest)
+        token = handles["token"]
+        assert isinstance(token, trio.lowlevel.TrioToken)
+        yield Served(got[0], contest, token)
     finally:
         scope = handles["scope"]
         assert isinstance(scope, trio.CancelScope)

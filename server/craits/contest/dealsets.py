@@ -21,7 +21,7 @@ from typing import Final
 import trio
 
 from craits.dealkey import DealKey
-from craits.engine import Rules
+from craits.engine import Game, Rules
 from craits.exception_groups import sole_exception
 from craits.hosting.sandbox import SandboxLimits
 from craits.referee.bridge import DEFAULT_HOST
@@ -58,6 +58,8 @@ class Setting:
 
 
 OnGame = Callable[[Job, FinishedGame], Awaitable[None]]
+Watch = Callable[[Job], Callable[[Game], None]]
+"""Each job's observer of its game as it is played (``LocalTables.watch``)."""
 
 
 def tournament_of(entrants: Sequence[Entrant], setting: Setting) -> TournamentConfig:
@@ -73,29 +75,31 @@ def tournament_of(entrants: Sequence[Entrant], setting: Setting) -> TournamentCo
 
 async def play_deal_set(entrants: Sequence[Entrant], key: DealKey, setting: Setting,
                         log_dir: Path, on_game: OnGame, seatings: Sequence[int] | None = None,
-                        ) -> None:
+                        watch: Watch | None = None) -> None:
     """Play the deal set's seatings (all, or those in ``seatings``) in order, each version
     sandboxed with one process per seating; ``on_game`` records each game as it ends (before
-    the next starts). Raises ``BotPoolError`` (``BotStartError``: a version that exits or
-    never connects; ``BotCrashError``: one that keeps dying) naming the version."""
+    the next starts); ``watch`` observes each game while it is played (live spectators).
+    Raises ``BotPoolError`` (``BotStartError``: a version that exits or never connects;
+    ``BotCrashError``: one that keeps dying) naming the version."""
     config = tournament_of(entrants, setting)
     jobs = [job for job in build_schedule(config, "contest", key)
             if seatings is None or job.rotation in seatings]
     isolation = Isolation(config.isolated, (*setting.hidden, log_dir.resolve()))
     try:
-        await _play(config, jobs, isolation, log_dir, on_game)
+        await _play(config, jobs, isolation, log_dir, on_game, watch)
     except BaseExceptionGroup as group:  # the nurseries wrap the one real error
         raise sole_exception(group) from None
 
 
 async def _play(config: TournamentConfig, jobs: Sequence[Job], isolation: Isolation,
-                log_dir: Path, on_game: OnGame) -> None:
+                log_dir: Path, on_game: OnGame, watch: Watch | None) -> None:
     async with (referee_for(config, (DEFAULT_HOST, 0), isolation) as referee,
                 trio.open_nursery() as nursery):
         pool = BotPool(referee, nursery, log_dir, isolation=isolation, say=lambda line: None)
         try:
             await pool.start(config.bots, CONNECT_S)
             tables = LocalTables(pool, config, "contest")
+            tables.watch = watch
             for job in jobs:
                 finished = await tables.play(job)
                 with trio.CancelScope(shield=True):  # a played game is recorded, not dropped

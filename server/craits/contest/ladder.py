@@ -21,11 +21,12 @@ both stop playing, and their owner sees why.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import trio
 
+from craits.engine import Game
 from craits.ratings.results import ScoredGame
 from craits.tournament.plan.schedule import Job
 from craits.tournament.run.botpool import BotPoolError
@@ -38,6 +39,7 @@ from .ladderstore import (
     claim_table,
     deal_key,
     finish_table,
+    game_at,
     games_per_version,
     open_tables,
     publish_board,
@@ -46,6 +48,7 @@ from .ladderstore import (
     scored_games,
     table_key,
 )
+from .live import LiveGames
 from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
 from .phases import finals_games, finals_of, finals_turn
@@ -64,8 +67,11 @@ PRUNE_EVERY: Final = 20
 class Ladder:
     """The loop that keeps the board filled (module doc)."""
 
-    def __init__(self, contest: ContestRun, seed: int | None = None) -> None:
+    def __init__(self, contest: ContestRun, seed: int | None = None,
+                 live: LiveGames | None = None) -> None:
         self.contest = contest
+        self.live = LiveGames() if live is None else live
+        """Where the games being played are shown, public events only (``live``)."""
         self.store = contest.store
         config = contest.config
         sizes = tuple(range(config.min_seats, config.max_seats + 1))
@@ -146,15 +152,25 @@ class Ladder:
         async def record(job: Job, game: FinishedGame) -> None:
             record_game(self.store, table.id, job.rotation, [labels[s] for s in job.seats],
                         game, job.game_id, self.contest.clock(), (job.seed, job.rules_json))
+            self.live.end(f"{table.id}-{job.rotation}", game_at(self.store, table.id,
+                                                                job.rotation))
+
+        owners = {c.id: c.name for c in self.store.contestants()}
+        names = {f"v{v.id}": f"{owners.get(v.contestant_id, '?')} v{v.number}" for v in known}
+
+        def watch(job: Job) -> Callable[[Game], None]:
+            return self.live.start(f"{table.id}-{job.rotation}", [names[s] for s in job.seats])
 
         try:
             await play_deal_set(entrants, table_key(self.key, table.id), self.contest.setting(),
                                 self.contest.logs("tables", str(table.id)), record,
-                                table.missing)
+                                table.missing, watch)
         except BotPoolError as exc:
             self._void(table, known, str(exc))
         else:
             finish_table(self.store, table.id, self.contest.clock())
+        finally:
+            self.live.end_all(f"{table.id}-")
         self.tables_played += 1
         self.judge_faults(known)
         await self.refresh()

@@ -152,6 +152,13 @@ def scored_games(store: ContestStore) -> list[ScoredGame]:
                           "forfeited FROM games ORDER BY id")]
 
 
+def game_at(store: ContestStore, table_id: int, rotation: int) -> int | None:
+    """The id of the game recorded for that seating of that table (None: not recorded)."""
+    rows = store.read("SELECT id FROM games WHERE table_id = ? AND rotation = ?",
+                      (table_id, rotation))
+    return int(rows[0][0]) if rows else None
+
+
 @dataclass(frozen=True, slots=True)
 class GameReplay:
     """What replaying one recorded game needs: its seed and rules, its encoded record and the

@@ -91,7 +91,7 @@ async def serve_contest(contest: Contest, listen: Listen,
                 run = ContestRun(contest.directory, contest.config, contest.store,
                                  contest.clock)
                 nursery.start_soon(validation_loop, run)
-                nursery.start_soon(Ladder(run).run)
+                nursery.start_soon(Ladder(run, live=contest.live).run)
             announce(binds)
 
 

@@ -111,8 +111,11 @@ class _Referee:
     """
 
     def __init__(self, spec: GameSpec, seats: Sequence[Seat],
-                 now: Callable[[], float] = time.perf_counter) -> None:
+                 now: Callable[[], float] = time.perf_counter,
+                 watch: Callable[[Game], None] | None = None) -> None:
         self.spec = spec
+        self.watch = watch
+        """Told the game after its deal and after every move (see ``play_game``)."""
         self.seats = seats
         self.now = now
         """What the bots' time is charged by (see ``play_game``)."""
@@ -145,6 +148,8 @@ class _Referee:
         try:
             for i, seat in enumerate(self.seats):
                 await self._guard(i, seat.start(self.table, i))
+            if self.watch is not None:
+                self.watch(self.game)
             while not self.game.is_over:
                 with trio.CancelScope() as self.stretch:
                     await self._play_stretch()
@@ -217,6 +222,8 @@ class _Referee:
                        choice_of(decision.legal, chosen))
         )
         self.game.apply(chosen)
+        if self.watch is not None:
+            self.watch(self.game)
 
     def _expire(self) -> None:
         """The open decision ran out of time: a strike, the bank is spent, the policy plays."""
@@ -335,12 +342,17 @@ class _Referee:
 
 
 async def play_game(spec: GameSpec, seats: Sequence[Seat],
-                    now: Callable[[], float] = time.perf_counter) -> PlayedGame:
+                    now: Callable[[], float] = time.perf_counter,
+                    watch: Callable[[Game], None] | None = None) -> PlayedGame:
     """Play one whole game between ``seats`` (seat i plays position i) and return its result.
 
     ``now`` is the clock that times each decision and charges the banks and the grace periods:
     the wall clock, since a bot's time is real time. The deadlines themselves are trio's, so a
     test on trio's virtual clock (``MockClock``) passes ``trio.current_time`` to have both on
     one clock.
+
+    ``watch``, if given, is called with the live game after the deal and after every move
+    (synchronously, in the game's task): a seat-independent observer for spectators, which
+    must redact what it reads itself (``Event.seen_by``) and must not block or change the game.
     """
-    return await _Referee(spec, seats, now).run()
+    return await _Referee(spec, seats, now, watch).run()

@@ -5,11 +5,14 @@ Modules, by what they hold: ``board`` (the leaderboard's rows: the ladder's publ
 and the versions not on it yet), ``feed`` (the board's changes as Server-Sent Events, one
 shared snapshot however many readers), ``history`` (a version's rating history and recent
 games, read from the ladder's recorded games), ``signin`` (the token cookie a contestant signs
-in with), ``viewer`` (a recorded game in the static report's viewer), ``pages`` (the routes, rendered by the Jinja2 templates in ``templates/``), and
-``mount`` (how the pages join the API's application).
+in with), ``viewer`` (a recorded game in the static report's viewer), ``live`` (the games
+being played, watched over Server-Sent Events), ``pages`` (the routes, rendered by the Jinja2
+templates in ``templates/``), and ``mount`` (how the pages join the API's application).
 
-What a page may show is decided here once: a game appears only once it is recorded, and the
-ladder records a game only when it is over, so no page carries a hand, the stock or a drawn
+What a page may show is decided here once: a recorded game, whole hands and all, appears only
+once it is recorded, and the ladder records a game only when it is over; a game in play is
+shown only through ``craits.contest.live``, which keeps nothing but its public events
+(``Event.seen_by`` for a viewer with no seat), so no page carries a hand, the stock or a drawn
 card of a game in play; a version's logs, faults and reasons are its owner's alone, as in the
 API.
 """

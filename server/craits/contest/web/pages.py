@@ -5,6 +5,7 @@ swaps in the new board when the feed says it changed (``feed.py``), and without 
 ``<noscript>`` refresh keeps the page current. What each page may show:
 
 - the leaderboard, the phases and a game's result: public;
+- the live games: public, and only their public events (``live.py``);
 - a bot's page: its versions and their status, rating history and recent games, public; the
   reasons, logs and faults of its versions only to its owner, signed in (``signin.py``), as the
   API shows them only to the owner's token.
@@ -38,6 +39,7 @@ from ..uploads import UploadRefused
 from .board import BoardRow, read_board
 from .feed import Feed
 from .history import rating_plot, recent_games
+from .live import listing, live_events, live_game, live_games
 from .signin import forget, remember, signed_in
 from .upload import upload_version
 from .viewer import game_viewer
@@ -71,6 +73,9 @@ def pages_app(contest: Contest, games: Callable[[], Sequence[ScoredGame]]) -> St
         Route("/bots/{contestant_id:int}", _bot, methods=["GET"]),
         Route("/bots/{contestant_id:int}/versions", _upload, methods=["POST"]),
         Route("/games/{game_id:int}", _game, methods=["GET"]),
+        Route("/live", _live_list, methods=["GET"]),
+        Route("/live/{key}", _live_page, methods=["GET"]),
+        Route("/live/{key}/events", live_events, methods=["GET"]),
         Route("/signin", _signin_form, methods=["GET"]),
         Route("/signin", _signin, methods=["POST"]),
         Route("/signout", _signout, methods=["POST"]),
@@ -189,6 +194,14 @@ async def _game(request: Request) -> Response:
     rows = [(game.places[k], k, names.get(game.seats[k], game.seats[k]), game.totals[k],
              game.strikes[k], game.forfeited[k]) for k in order]
     return _render(request, "game.html", game=game, rows=rows)
+
+
+async def _live_list(request: Request) -> Response:
+    return _render(request, "live_list.html", games=listing(live_games(request)))
+
+
+async def _live_page(request: Request) -> Response:
+    return _render(request, "live.html", game=live_game(request))
 
 
 async def _signin_form(request: Request) -> Response:

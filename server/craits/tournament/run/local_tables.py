@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import trio
 
-from craits.engine import Rules
+from craits.engine import Game, Rules
 from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.listener import TlsFiles
 from craits.referee.policy import TimeControl
@@ -40,6 +40,9 @@ class LocalTables:
         """The seating this place's sandboxed processes play in a seating-major run (None
         before its first job, and in runs without phases)."""
         self._phasing = trio.Lock()
+        self.watch: Callable[[Job], Callable[[Game], None]] | None = None
+        """Gives each job's game an observer (``play_game``'s ``watch``): how the contest's
+        live games are fed; None: no observer."""
 
     async def enter_phase(self, phase: int) -> None:
         """Start seating ``phase`` here: end every sandboxed bot process that played another
@@ -64,7 +67,8 @@ class LocalTables:
             job.time, job.failure, self._seat_times(job),
         )
         started = time.time()
-        result = await play_game(spec, seats)
+        watch = None if self.watch is None else self.watch(job)
+        result = await play_game(spec, seats, watch=watch)
         return finished_game(self.tid, job, result, started)
 
     def _seat_times(self, job: Job) -> tuple[TimeControl, ...]:

@@ -1,0 +1,134 @@
+"""The games being played now, as spectators may see them: public events only, until the end.
+
+The ladder's referee tells an observer the live game after every move (``play_game``'s
+``watch``, set per job through ``LocalTables.watch``); the observer keeps, of each new event,
+only ``Event.seen_by(SPECTATOR)``: the engine's own redaction, for a viewer who holds no seat,
+so every deal and draw loses its cards (how many there were stays) and the stock order, never
+logged, cannot leak. Nothing else of the game is kept here: no hand, no stock, no state, so
+no page, stream or API answer built from ``LiveGames`` can show a hidden card, whatever it
+renders. Whole hands are for the game's page (``/games/ID``), which exists only once the game
+is recorded, that is over.
+
+Readers join at any moment: each gets the public steps so far, then every new one as it comes
+(one ``trio.Event`` per game, replaced after each change, wakes them all), then an explicit end
+(with the recorded game's id, or none when the game was not recorded). Everything runs in the
+service's one trio thread: the referee's task appends, the readers' tasks read.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import trio
+
+from craits.engine import Event, Game
+from craits.words import Voice, describe_all
+
+SPECTATOR: Final = -1
+"""The viewer no seat is: ``Event.seen_by`` removes the cards of every private event for it."""
+ENDED_KEPT: Final = 100
+"""How many ended games are remembered (so a page opened just after the end links the game)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one move (or the deal) made public: the events, redacted, and them in words."""
+
+    index: int
+    events: tuple[dict[str, Any], ...]
+    lines: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form the stream sends."""
+        return {"i": self.index, "events": list(self.events), "lines": list(self.lines)}
+
+
+@dataclass
+class LiveGame:
+    """One game being played: its seats' names and its public steps so far."""
+
+    key: str
+    seats: tuple[str, ...]
+    steps: list[Step] = field(default_factory=list)
+    seen: int = 0
+    """Events of the game's log already made steps of."""
+    over: bool = False
+    game: int | None = None
+    """The recorded game's id, once it is recorded."""
+    ended: bool = False
+    changed: trio.Event = field(default_factory=trio.Event)
+
+    def observe(self, game: Game) -> None:
+        """The referee's ``watch``: the new events, redacted, as one step."""
+        new = game.events[self.seen:]
+        self.seen = len(game.events)
+        self.over = game.is_over
+        if new:
+            self.steps.append(public_step(len(self.steps), new, self.seats))
+            self._wake()
+
+    def end(self, game: int | None) -> None:
+        """The game is recorded as ``game`` (None: it was not, e.g. a bot failed to start)."""
+        self.game, self.ended = game, True
+        self._wake()
+
+    def _wake(self) -> None:
+        self.changed.set()
+        self.changed = trio.Event()
+
+    async def follow(self) -> AsyncIterator[Step | None]:
+        """Every step from the first, then the new ones as they come, then None: the end."""
+        sent = 0
+        while True:
+            changed = self.changed
+            while sent < len(self.steps):
+                sent += 1
+                yield self.steps[sent - 1]
+            if self.ended:
+                yield None
+                return
+            await changed.wait()
+
+
+def public_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> Step:
+    """``events`` as a spectator may see them (``SPECTATOR``), and told in words."""
+    public = [e.seen_by(SPECTATOR) for e in events]
+    return Step(index, tuple(e.to_dict() for e in public),
+                tuple(describe_all(public, Voice(seats, past=True))))
+
+
+class LiveGames:
+    """The games being played now, by key, and the last ``ENDED_KEPT`` that ended."""
+
+    def __init__(self) -> None:
+        self.playing: dict[str, LiveGame] = {}
+        self.ended: OrderedDict[str, LiveGame] = OrderedDict()
+
+    def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
+        """A new live game; returns its observer for the referee."""
+        live = LiveGame(key, tuple(seats))
+        self.playing[key] = live
+        return live.observe
+
+    def end(self, key: str, game: int | None) -> None:
+        """Game ``key`` ended (recorded as ``game``, or not at all)."""
+        live = self.playing.pop(key, None)
+        if live is None:
+            return
+        live.end(game)
+        self.ended[key] = live
+        while len(self.ended) > ENDED_KEPT:
+            self.ended.popitem(last=False)
+
+    def end_all(self, prefix: str) -> None:
+        """End every game whose key starts with ``prefix`` that is still open (a table that
+        stopped early: its games will not be recorded now)."""
+        for key in [k for k in self.playing if k.startswith(prefix)]:
+            self.end(key, None)
+
+    def get(self, key: str) -> LiveGame | None:
+        """A game being played, or one that ended lately."""
+        return self.playing.get(key) or self.ended.get(key)

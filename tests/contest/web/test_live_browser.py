@@ -1,0 +1,47 @@
+"""A live game's page in headless Chromium: listed on ``/live`` while it is played, its page
+shows moves arriving (the SSE stream appends them in place, without a reload), then the end
+with a link to the whole game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ..server import Served
+from .browser import Browser
+from .data import rated_version
+from .live_data import start_live
+from .test_pages_browser import browser, contest, shots
+
+pytestmark = pytest.mark.slow  # a real server, a real browser, a game played in real time
+
+__all__ = ["browser", "contest"]  # the fixtures, shared with the pages' test
+
+
+def test_a_live_game_page_shows_moves_arriving(contest: tuple[Served, dict[str, str]],
+                                              browser: Browser, tmp_path: Path) -> None:
+    served, _ = contest
+    store = served.contest.store
+    alice, bob, _ = store.contestants()
+    a1, b1 = rated_version(store, alice.id, "a1"), rated_version(store, bob.id, "b1")
+    thread, out = start_live(served, [a1.id, b1.id], ["alice v1", "bob v1"], seed=12,
+                             delay=0.03)
+    browser.open(served.url + "/live")
+    browser.wait_for("document.querySelector('#live a') !== null")
+    assert "alice v1, bob v1" in browser.text("#live")
+    browser.js("document.querySelector('#live a').click()")
+    browser.wait_for("location.pathname.startsWith('/live/') && "
+                     "document.readyState === 'complete'")
+    browser.wait_for("Number(document.body.dataset.liveSteps || 0) > 0")
+    seen = browser.js("Number(document.body.dataset.liveSteps)")
+    lines = browser.js("document.querySelectorAll('#moves li').length")
+    browser.wait_for(f"Number(document.body.dataset.liveSteps) > {seen} + 3")
+    assert browser.js("document.querySelectorAll('#moves li').length") > lines
+    assert browser.js("location.pathname").startswith("/live/")  # in place, not reloaded
+    browser.screenshot(shots(tmp_path) / "contest-live.png")
+    browser.wait_for("document.body.dataset.liveEnded === '1'", timeout=60)
+    thread.join(timeout=60)
+    _, game_id = out["done"]
+    assert browser.js("document.querySelector('#state a').getAttribute('href')") == \
+        f"/games/{game_id}"

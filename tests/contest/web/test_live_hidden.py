@@ -1,0 +1,140 @@
+"""Hidden information stays hidden from spectators of a live game (issue 32): a raw HTTP client
+(as a contestant's bot could be) reads every live page and stream, the board and the API while
+a game is played, and none of it carries a card of a deal or a draw (another seat's hidden
+cards) before the end; after the end the game's own page shows the whole hands. The check is
+shown to catch an unredacted feed (the control), and the stream to carry every public event,
+in order, whether read from the first move or joined midway."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import httpx
+import pytest
+
+from craits.contest.ladderstore import game_replay
+from craits.contest.live import SPECTATOR, public_step
+from craits.engine import Event, Rules
+from craits.tournament.store.game_records import rebuild
+from craits.tournament.store.record_codec import decode
+from craits.words import Voice, describe_all
+
+from ..server import Served, make_contest, serving
+from .data import rated_version
+from .live_data import start_live
+
+pytestmark = pytest.mark.slow  # a real server, a game played in real time
+
+NAMES = ["alice v1", "bob v1"]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    make_contest(tmp_path / "cup", names=("alice", "bob"))
+    with serving(tmp_path / "cup") as served:
+        yield served
+
+
+def hidden_forms(full: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """Every way a hidden card could show: each private event that has cards, as its JSON form
+    (what a stream sends) and told in words, in either tense (what a page says)."""
+    forms = []
+    for e in full:
+        if e.private and e.cards:
+            forms.append(json.dumps(e.to_dict()))
+            for past in (False, True):
+                forms += describe_all([e], Voice(names, past=past))
+    return forms
+
+
+def leaks(bodies: Iterable[str], forms: Sequence[str]) -> list[str]:
+    """The hidden forms found in any of ``bodies``."""
+    return [f for body in bodies for f in forms if f in body]
+
+
+def read_stream(url: str, into: list[str], steps: list[dict[str, object]]) -> None:
+    """Read a live game's stream to its end: raw text into ``into``, parsed steps into
+    ``steps``."""
+    with httpx.Client(timeout=60) as client, client.stream("GET", url) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        kind = ""
+        for line in response.iter_lines():
+            into.append(line)
+            if line.startswith("event: "):
+                kind = line.removeprefix("event: ")
+            elif line.startswith("data: ") and kind == "step":
+                steps.append(json.loads(line.removeprefix("data: ")))
+            elif line.startswith("data: ") and kind == "end":
+                return
+
+
+def test_a_spectator_sees_no_hidden_card_before_the_end(served: Served) -> None:
+    store = served.contest.store
+    alice, bob = store.contestants()
+    a1, b1 = rated_version(store, alice.id, "a1"), rated_version(store, bob.id, "b1")
+    thread, out = start_live(served, [a1.id, b1.id], NAMES, seed=11, delay=0.005)
+    bodies: list[str] = []
+    first: list[str] = []
+    first_steps: list[dict[str, object]] = []
+    joined: list[str] = []
+    joined_steps: list[dict[str, object]] = []
+    with httpx.Client(base_url=served.url, timeout=30) as client:
+        for _ in range(200):  # until the game is listed
+            listing = client.get("/live").text
+            if "/live/" in listing:
+                break
+        key = listing.split('href="/live/')[1].split('"')[0]
+        readers = [threading.Thread(target=read_stream, args=(
+            f"{served.url}/live/{key}/events", first, first_steps))]
+        readers[0].start()
+        pages = 0
+        while "done" not in out:
+            for path in ("/live", f"/live/{key}", "/", "/api/v1/standings",
+                         f"/bots/{alice.id}", "/phases"):
+                response = client.get(path)
+                if "done" in out:  # the game may have ended meanwhile: not "before the end"
+                    break
+                bodies.append(response.text + json.dumps(dict(response.headers)))
+                pages += 1
+            if len(readers) == 1 and pages > 12:  # a second reader joins midway
+                readers.append(threading.Thread(target=read_stream, args=(
+                    f"{served.url}/live/{key}/events", joined, joined_steps)))
+                readers[1].start()
+        thread.join(timeout=60)
+        for reader in readers:
+            reader.join(timeout=60)
+        _, game_id = out["done"]
+        after = client.get(f"/games/{game_id}").text
+    assert pages > 12 and len(readers) == 2
+
+    replay = game_replay(store, game_id)
+    assert replay is not None
+    full = rebuild(Rules.from_json(replay.rules_json), 2, replay.seed,
+                   decode(replay.record)).game.events
+    forms = hidden_forms(full, NAMES)
+    assert len(forms) > 20  # the deals and the draws of a whole game
+    streamed = [e for step in first_steps for e in step["events"]]  # type: ignore[attr-defined]
+    assert streamed == [e.seen_by(SPECTATOR).to_dict() for e in full]  # every public event
+    assert not any(e.get("private") and "cards" in e for e in streamed)
+    assert [s["i"] for s in joined_steps] == list(range(len(first_steps)))  # from the first
+    assert [line for line in first if line.startswith("event: end")] == ["event: end"]
+    assert leaks(["\n".join(first), "\n".join(joined), *bodies], forms) == []
+    assert leaks([after], forms)  # once over, the game's page shows the whole hands
+
+
+def test_the_check_catches_an_unredacted_feed() -> None:
+    """The control: the same check over a stream that sent the events unredacted (the live
+    module's own step, given the seat's view instead of the spectator's) finds the cards."""
+    from craits.engine import Game
+
+    game = Game.new(Rules(), 2, 5)
+    events = game.events
+    forms = hidden_forms(events, NAMES)
+    redacted = json.dumps(public_step(0, events, NAMES).to_dict())
+    assert leaks([redacted], forms) == []
+    unredacted = json.dumps({"i": 0, "events": [e.to_dict() for e in events],
+                             "lines": describe_all(events, Voice(NAMES, past=True))})
+    assert len(leaks([unredacted], forms)) >= 2 * 2  # each seat's deal, as JSON and in words
