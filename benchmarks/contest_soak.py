@@ -61,10 +61,18 @@ def store_bytes(contest: Path) -> int:
     return sum(p.stat().st_size for p in contest.glob("contest.db*"))
 
 
-def games(contest: Path) -> int:
-    """Games recorded so far (read-only; WAL lets the service write meanwhile)."""
-    with sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True) as db:
-        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+def games(contest: Path) -> tuple[int, int]:
+    """Games recorded so far, and the database's own size in bytes (its pages in use, as
+    the WAL shows them: the files hold up to ~4 MB more, the WAL before a checkpoint)."""
+    db = sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True)
+    try:
+        count = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+        pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+        free = int(db.execute("PRAGMA freelist_count").fetchone()[0])
+        size = int(db.execute("PRAGMA page_size").fetchone()[0])
+    finally:
+        db.close()
+    return count, (pages - free) * size
 
 
 def start(contest: Path) -> tuple[subprocess.Popen[str], str]:
@@ -109,7 +117,7 @@ def main() -> None:
         out = run("contest", "add", name, "--dir", contest, "--json")
         tokens[name] = re.search(r'"token":\s*"([^"]+)"', out).group(1)  # type: ignore[union-attr]
     process, url = start(contest)
-    rows: list[tuple[float, int, int, int]] = []
+    rows: list[tuple[float, int, int, int, int]] = []
     try:
         for name in names:
             kind = name.split("-")[0]
@@ -119,15 +127,17 @@ def main() -> None:
                               f"# {name}\n")
             run("contest", "submit", "--server", url, "--token", tokens[name], source)
         print(f"serving at {url}, pid {process.pid}, store in {contest}", flush=True)
-        print(f"{'min':>6} {'rss_MiB':>8} {'store_KiB':>10} {'games':>6}", flush=True)
+        print(f"{'min':>6} {'rss_MiB':>8} {'files_KiB':>10} {'db_KiB':>8} {'games':>6}",
+              flush=True)
         began = time.monotonic()
         second = False
         while True:
             elapsed = time.monotonic() - began
-            row = (elapsed / 60, rss_kib(process.pid), store_bytes(contest), games(contest))
+            count, used = games(contest)
+            row = (elapsed / 60, rss_kib(process.pid), store_bytes(contest), used, count)
             rows.append(row)
-            print(f"{row[0]:6.1f} {row[1] / 1024:8.1f} {row[2] / 1024:10.0f} {row[3]:6d}",
-                  flush=True)
+            print(f"{row[0]:6.1f} {row[1] / 1024:8.1f} {row[2] / 1024:10.0f} "
+                  f"{row[3] / 1024:8.0f} {row[4]:6d}", flush=True)
             if process.poll() is not None:
                 raise SystemExit(f"serve exited with {process.returncode}")
             if elapsed >= args.minutes * 60:
@@ -146,23 +156,24 @@ def main() -> None:
     if args.out:
         with args.out.open("w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["minutes", "rss_kib", "store_bytes", "games"])
+            writer.writerow(["minutes", "rss_kib", "files_bytes", "db_bytes", "games"])
             writer.writerows(rows)
     summary(rows)
 
 
-def summary(rows: list[tuple[float, int, int, int]]) -> None:
+def summary(rows: list[tuple[float, int, int, int, int]]) -> None:
     """RSS after warm-up against the end, and store bytes per game after the first sample
     with games (the schema and the uploads' rows are there from the start)."""
     warm = next((r for r in rows if r[0] >= 2.0), rows[0])
     last = rows[-1]
     print(f"rss: {warm[1] / 1024:.1f} MiB at {warm[0]:.1f} min, {last[1] / 1024:.1f} MiB at "
           f"{last[0]:.1f} min; peak {max(r[1] for r in rows) / 1024:.1f} MiB")
-    first = next((r for r in rows if r[3] > 0), None)
-    if first and last[3] > first[3]:
-        per = (last[2] - first[2]) / (last[3] - first[3])
-        print(f"store: {first[2] / 1024:.0f} KiB at {first[3]} games, {last[2] / 1024:.0f} KiB "
-              f"at {last[3]} games: {per:.0f} bytes per game")
+    first = next((r for r in rows if r[4] > 0), None)
+    if first and last[4] > first[4]:
+        per = (last[3] - first[3]) / (last[4] - first[4])
+        print(f"database: {first[3] / 1024:.0f} KiB at {first[4]} games, {last[3] / 1024:.0f} "
+              f"KiB at {last[4]} games: {per:.0f} bytes per game; files with the WAL "
+              f"{last[2] / 1024:.0f} KiB")
 
 
 if __name__ == "__main__":
