@@ -17,6 +17,7 @@ service's one trio thread: the referee's task appends, the readers' tasks read.
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ class Step:
     index: int
     events: tuple[dict[str, Any], ...]
     lines: tuple[str, ...]
+    text: str = ""
+    """``to_dict`` as JSON text, made once (``public_step``): every reader sends the same."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form the stream sends."""
@@ -79,14 +82,17 @@ class LiveGame:
         self.changed.set()
         self.changed = trio.Event()
 
-    async def follow(self) -> AsyncIterator[Step | None]:
-        """Every step from the first, then the new ones as they come, then None: the end."""
+    async def follow(self) -> AsyncIterator[list[Step] | None]:
+        """Every step from the first, then the new ones as they come, then None: the end.
+        The steps are given in batches, all those not yet given at once: a reader joining
+        midway gets the game so far in one message, not hundreds."""
         sent = 0
         while True:
             changed = self.changed
-            while sent < len(self.steps):
-                sent += 1
-                yield self.steps[sent - 1]
+            if sent < len(self.steps):
+                batch = self.steps[sent:]
+                sent += len(batch)
+                yield batch
             if self.ended:
                 yield None
                 return
@@ -96,8 +102,9 @@ class LiveGame:
 def public_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> Step:
     """``events`` as a spectator may see them (``SPECTATOR``), and told in words."""
     public = [e.seen_by(SPECTATOR) for e in events]
-    return Step(index, tuple(e.to_dict() for e in public),
+    step = Step(index, tuple(e.to_dict() for e in public),
                 tuple(describe_all(public, Voice(seats, past=True))))
+    return Step(step.index, step.events, step.lines, json.dumps(step.to_dict()))
 
 
 class LiveGames:

@@ -65,8 +65,8 @@ def read_stream(url: str, into: list[str], steps: list[dict[str, object]]) -> No
             into.append(line)
             if line.startswith("event: "):
                 kind = line.removeprefix("event: ")
-            elif line.startswith("data: ") and kind == "step":
-                steps.append(json.loads(line.removeprefix("data: ")))
+            elif line.startswith("data: ") and kind == "steps":
+                steps += json.loads(line.removeprefix("data: "))
             elif line.startswith("data: ") and kind == "end":
                 return
 

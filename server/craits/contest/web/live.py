@@ -3,9 +3,10 @@
 ``/live`` lists them; ``/live/KEY`` shows one game's public moves so far as plain HTML (it
 reads without JavaScript: a ``<noscript>`` refresh), and its script follows
 ``/live/KEY/events``, a Server-Sent Events stream (sse-starlette: no hand-written framing) that
-sends every public step from the first, so a reader joining midway catches up, then each new
-one as it is played, then an explicit ``end`` naming the recorded game (whose page,
-``/games/ID``, shows the whole hands). A reconnecting ``EventSource`` sends the last step it
+sends every public step from the first, then each new one as it is played (event ``steps``: a
+JSON list of the steps not sent yet, so a reader joining midway catches up in one message),
+then an explicit ``end`` naming the recorded game (whose page, ``/games/ID``, shows the whole
+hands). A reconnecting ``EventSource`` sends the last step it
 got (``Last-Event-ID``) and gets only the steps after it.
 
 Everything here reads ``craits.contest.live``, which holds nothing but redacted public events:
@@ -48,18 +49,20 @@ def listing(live: LiveGames) -> list[dict[str, Any]]:
 
 
 async def live_events(request: Request) -> Response:
-    """One game's public steps (event ``step``, id = its index), then ``end``."""
+    """One game's public steps (event ``steps``, a list; id = the last one's index), then
+    ``end``."""
     game = live_game(request)
     after = _last_event_id(request)
 
     async def events() -> AsyncIterator[ServerSentEvent]:
-        async for step in game.follow():
-            if step is None:
+        async for batch in game.follow():
+            if batch is None:
                 yield ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
                 return
-            if step.index > after:
-                yield ServerSentEvent(data=json.dumps(step.to_dict()), event="step",
-                                      id=str(step.index))
+            fresh = [step.text for step in batch if step.index > after]
+            if fresh:  # JSON texts made once per step (``Step.text``), joined as a list
+                yield ServerSentEvent(data=f"[{','.join(fresh)}]", event="steps",
+                                      id=str(batch[-1].index))
 
     return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
 
