@@ -17,7 +17,8 @@ from typing import Final, Literal
 
 from craits.engine import Rules, RulesError
 from craits.hosting.sandbox import LIMIT_RANGES, SandboxLimits
-from craits.referee.policy import LIMITS, TimeControl
+from craits.referee.policy import TimeControl
+from craits.tournament.plan.config import read_time
 from craits.tournament.plan.tomlreader import ConfigError, TableReader, parse_toml
 
 CONFIG_NAME: Final = "contest.toml"
@@ -160,7 +161,7 @@ def parse_contest_config(text: str, source: str = CONFIG_NAME) -> ContestConfig:
     playing, keep = _read_versions(top)
     config = ContestConfig(
         name=name, join=join, max_contestants=max_contestants, min_seats=min_seats,
-        max_seats=max_seats, rules=_read_rules(top), time=_read_time(top),
+        max_seats=max_seats, rules=_read_rules(top), time=read_time(top, _DEFAULTS.time),
         limits=_read_limits(top), playing_versions=playing, keep_versions=keep,
         uploads=_read_uploads(top), ladder=_read_ladder(top), phases=_read_phases(top),
     )
@@ -175,16 +176,6 @@ def _read_rules(top: TableReader) -> Rules:
         return Rules.from_dict(table.data)
     except RulesError as exc:
         raise ConfigError(f"rules: {exc}") from None
-
-
-def _read_time(top: TableReader) -> TimeControl:
-    table = top.table("time")
-    value = TimeControl(
-        move_ms=table.integer("move_ms", _DEFAULTS.time.move_ms, *LIMITS["move_ms"]),
-        bank_ms=table.integer("bank_ms", _DEFAULTS.time.bank_ms, *LIMITS["bank_ms"]),
-    )
-    table.finish()
-    return value
 
 
 def _read_limits(top: TableReader) -> SandboxLimits:

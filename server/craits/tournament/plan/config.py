@@ -298,7 +298,7 @@ def config_from_dict(
         concurrency=top.integer("concurrency", d.concurrency, 1, 10_000),
         max_tables_per_bot=top.integer("max_tables_per_bot", d.max_tables_per_bot, 1, 10_000),
         rules=_read_rules(top),
-        time=_read_time(top),
+        time=read_time(top, _DEFAULTS.time),
         failure=_read_failure(top),
         sprt=_read_sprt(top),
     )
@@ -417,11 +417,13 @@ def _read_rules(top: TableReader) -> Rules:
         raise ConfigError(f"rules: {exc}") from None
 
 
-def _read_time(top: TableReader) -> TimeControl:
+def read_time(top: TableReader, default: TimeControl) -> TimeControl:
+    """The ``[time]`` table: a tournament's and a contest's time control, read one way (each
+    with its own defaults)."""
     table = top.table("time")
     value = TimeControl(
-        move_ms=table.integer("move_ms", _DEFAULTS.time.move_ms, *LIMITS["move_ms"]),
-        bank_ms=table.integer("bank_ms", _DEFAULTS.time.bank_ms, *LIMITS["bank_ms"]),
+        move_ms=table.integer("move_ms", default.move_ms, *LIMITS["move_ms"]),
+        bank_ms=table.integer("bank_ms", default.bank_ms, *LIMITS["bank_ms"]),
     )
     table.finish()
     return value
