@@ -16,11 +16,11 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
+
+from craits.sqlite_tx import write_transaction
 
 from .schema import SCHEMA, SCHEMA_VERSION
 from .versions import VersionState, check_move
@@ -152,17 +152,9 @@ class ContestStore:
         with self._lock:
             return self._db.execute(sql, parameters).fetchall()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+    def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """A write transaction taken up front: all or nothing (``sqlite_tx``)."""
+        return write_transaction(self._db, self._lock)
 
     # ------------------------------------------------------------------ contestants
     def add_contestant(self, name: str, token_digest: str, now: float) -> Contestant:

@@ -32,7 +32,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +41,7 @@ from typing import Any, Final
 from craits.dealkey import run_key
 from craits.ratings.results import ScoredGame
 from craits.ratings.standings import Standings, compute_standings
+from craits.sqlite_tx import write_transaction
 from craits.tournament.plan.config import TournamentConfig, config_from_dict
 from craits.tournament.plan.schedule import Job, build_schedule, seating_major
 
@@ -147,18 +148,9 @@ class Store:
         with self._lock:
             return self._db.execute(f"PRAGMA {name}").fetchone()[0]
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction taken up front (``BEGIN IMMEDIATE``): all or nothing."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A write transaction taken up front: all or nothing (``sqlite_tx``)."""
+        return write_transaction(self._db, self._lock)
 
     # ------------------------------------------------------------------ tournaments
     def create_tournament(
