@@ -261,7 +261,7 @@ def _status(args: argparse.Namespace) -> int:
             interval = "" if last.get("low") is None else \
                 f" [{last['low']:+.0f}, {last['high']:+.0f}]"
             print(f"         rating {last['rating']:+.0f}{interval}, rank {last['rank']} "
-                  f"after {last['games']} games ({len(history)} refits kept)")
+                  f"after {last['games']} games ({len(history)} history points shown)")
         if v.get("verdict"):
             print(f"         {verdict_line(v['verdict'])}")
     return 0
