@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -250,22 +251,11 @@ async def _upload(request: Request) -> Response:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise fail(413, _too_large(limit))
-    if contestant.id in contest.uploading:
-        raise fail(429, "an upload of yours is in progress; wait for its answer",
-                   {"Retry-After": "5"})
-    limits = contest.config.uploads
-    now = contest.clock()
-    limited = check_rate(contest.store.upload_times(contestant.id, now - limits.window_s), now,
-                         limits)
-    if limited is not None:
-        raise fail(429, limited.message, {"Retry-After": str(limited.retry_after_s)})
-    contest.uploading.add(contestant.id)
-    work = new_incoming(contest.directory)
     try:
-        return await _receive(request, contest, contestant, work, filename, limit)
-    finally:
-        contest.uploading.discard(contestant.id)
-        await trio.to_thread.run_sync(remove_tree, work)
+        async with upload_slot(contest, contestant) as work:
+            return await _receive(request, contest, contestant, work, filename, limit)
+    except UploadBusy as exc:
+        raise fail(429, str(exc), {"Retry-After": str(exc.retry_after_s)}) from None
 
 
 async def _receive(request: Request, contest: Contest, contestant: Contestant, work: Path,
@@ -280,13 +270,57 @@ async def _receive(request: Request, contest: Contest, contestant: Contestant, w
             await file.write(chunk)
     if received == 0:
         raise fail(422, "the upload is empty: send the archive or source file as the body")
+    try:
+        version, outcome, message = await finish_upload(contest, contestant, work, filename)
+    except UploadRefused as exc:
+        raise fail(422, str(exc)) from None
+    return JSONResponse({"outcome": outcome, "message": message, "version": version.detail()},
+                        status_code=201 if outcome == "new" else 200)
+
+
+class UploadBusy(Exception):
+    """The contestant may not upload now (one upload at a time, or the rate limit); the
+    message says why, ``retry_after_s`` when to try again."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+@asynccontextmanager
+async def upload_slot(contest: Contest, contestant: Contestant) -> AsyncIterator[Path]:
+    """The contestant's one upload at a time, within the rate limit: a fresh directory under
+    ``incoming/`` to receive it in, removed afterwards, whatever happens. The API and the bot's
+    page both take their uploads through it (``UploadBusy`` when they may not)."""
+    if contestant.id in contest.uploading:
+        raise UploadBusy("an upload of yours is in progress; wait for its answer", 5)
+    limits = contest.config.uploads
+    now = contest.clock()
+    limited = check_rate(contest.store.upload_times(contestant.id, now - limits.window_s), now,
+                         limits)
+    if limited is not None:
+        raise UploadBusy(limited.message, limited.retry_after_s)
+    contest.uploading.add(contestant.id)
+    work = new_incoming(contest.directory)
+    try:
+        yield work
+    finally:
+        contest.uploading.discard(contestant.id)
+        await trio.to_thread.run_sync(remove_tree, work)
+
+
+async def finish_upload(contest: Contest, contestant: Contestant, work: Path, filename: str
+                        ) -> tuple[Version, str, str]:
+    """Unpack and store what was received in ``work/upload``, and record it: the version, the
+    outcome (``new`` or ``same``) and the sentence that tells the contestant. A refusal is
+    recorded too, and raised as ``UploadRefused``."""
     limits = archive_limits(contest.config.uploads)
     try:
         stored = await trio.to_thread.run_sync(store_upload, contest.directory, work, filename,
                                                limits, limiter=contest.unpackers)
     except UploadRefused as exc:
         contest.store.record_refused_upload(contestant.id, str(exc), contest.clock())
-        raise fail(422, str(exc)) from None
+        raise
     version, outcome = await trio.to_thread.run_sync(
         contest.store.record_upload, contestant.id, stored.new, contest.clock())
     if outcome == "same":
@@ -295,8 +329,7 @@ async def _receive(request: Request, contest: Contest, contestant: Contestant, w
     else:
         message = (f"stored as version {version.number} ({version.content_hash[:12]}); it is "
                    "validating")
-    return JSONResponse({"outcome": outcome, "message": message, "version": version.detail()},
-                        status_code=201 if outcome == "new" else 200)
+    return version, outcome, message
 
 
 def _too_large(limit: int) -> str:

@@ -1,8 +1,8 @@
 """An upload from the bot's page (a browser's multipart form), through the same steps as the
-API's: the same phase check, rate limit, one upload at a time, unpacking and recording
-(``uploads.py``, ``store.record_upload``). Only the transport differs: the browser sends a form
-field where the command-line client sends the raw body, and the answer is a sentence for the
-page rather than JSON.
+API's: the same phase check, and the API's own ``upload_slot`` (one upload at a time, the rate
+limit) and ``finish_upload`` (unpacking and recording). Only the transport differs: the browser
+sends a form field where the command-line client sends the raw body, and the answer is a
+sentence for the page rather than JSON.
 """
 
 from __future__ import annotations
@@ -13,17 +13,9 @@ from pathlib import Path
 import trio
 from starlette.datastructures import UploadFile
 
-from ..api import Contest
-from ..archive import remove_tree
-from ..ratelimit import check_rate
+from ..api import Contest, UploadBusy, finish_upload, upload_slot
 from ..store import Contestant
-from ..uploads import (
-    UploadRefused,
-    archive_limits,
-    check_filename,
-    new_incoming,
-    store_upload,
-)
+from ..uploads import UploadRefused, check_filename
 
 
 async def upload_version(contest: Contest, contestant: Contestant, file: UploadFile) -> str:
@@ -38,20 +30,11 @@ async def upload_version(contest: Contest, contestant: Contestant, file: UploadF
         contest.store.record_refused_upload(contestant.id, "too large", contest.clock())
         raise UploadRefused(f"the upload is larger than this contest's limit of "
                             f"{limits.max_upload_kb} KB")
-    if contestant.id in contest.uploading:
-        raise UploadRefused("an upload of yours is in progress; wait for its answer")
-    now = contest.clock()
-    limited = check_rate(contest.store.upload_times(contestant.id, now - limits.window_s),
-                         now, limits)
-    if limited is not None:
-        raise UploadRefused(limited.message)
-    contest.uploading.add(contestant.id)
-    work = new_incoming(contest.directory)
     try:
-        return await _store(contest, contestant, file, work)
-    finally:
-        contest.uploading.discard(contestant.id)
-        await trio.to_thread.run_sync(remove_tree, work)
+        async with upload_slot(contest, contestant) as work:
+            return await _store(contest, contestant, file, work)
+    except UploadBusy as exc:
+        raise UploadRefused(str(exc)) from None
 
 
 async def _store(contest: Contest, contestant: Contestant, file: UploadFile, work: Path
@@ -64,16 +47,5 @@ async def _store(contest: Contest, contestant: Contestant, file: UploadFile, wor
     await trio.to_thread.run_sync(copy)
     if (work / "upload").stat().st_size == 0:
         raise UploadRefused("the upload is empty: choose your bot's file or archive")
-    try:
-        stored = await trio.to_thread.run_sync(
-            store_upload, contest.directory, work, file.filename or "",
-            archive_limits(contest.config.uploads), limiter=contest.unpackers)
-    except UploadRefused as exc:
-        contest.store.record_refused_upload(contestant.id, str(exc), contest.clock())
-        raise
-    version, outcome = await trio.to_thread.run_sync(
-        contest.store.record_upload, contestant.id, stored.new, contest.clock())
-    if outcome == "same":
-        return (f"the same content as your version {version.number} "
-                f"({version.content_hash[:12]}): nothing new stored")
-    return f"stored as version {version.number} ({version.content_hash[:12]}); it is validating"
+    _, _, message = await finish_upload(contest, contestant, work, file.filename or "")
+    return message
