@@ -36,6 +36,7 @@ def test_the_phases_in_the_template_are_dates_once_uncommented() -> None:
     ("[phases]\nopen = 2030-05-01T12:00:00Z\nfreeze = 2030-04-01T12:00:00Z\n",
      "phases.freeze: must not come before phases.open"),
     ("[versions]\nplaying = 0\n", "versions.playing: must be a whole number from 1 to 100"),
+    ("[web]\nlive_delay_s = -1\n", "web.live_delay_s: must be a number from 0.0 to 86400.0"),
     ('name = "two\\nlines"\n', "name: must be one line"),
 ])
 def test_mistakes_name_their_key(text: str, message: str) -> None:

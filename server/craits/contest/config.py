@@ -119,6 +119,9 @@ class ContestConfig:
     uploads: UploadLimits = field(default_factory=UploadLimits)
     ladder: LadderSettings = field(default_factory=LadderSettings)
     phases: Phases = field(default_factory=Phases)
+    live_delay_s: float = 0.0
+    """``[web] live_delay_s``: spectators see a live game's moves, and its end, only once they
+    are this old (the organiser's view has no delay); 0: as they are played."""
 
 
 _DEFAULTS: Final = ContestConfig()
@@ -164,6 +167,7 @@ def parse_contest_config(text: str, source: str = CONFIG_NAME) -> ContestConfig:
         max_seats=max_seats, rules=_read_rules(top), time=read_time(top, _DEFAULTS.time),
         limits=_read_limits(top), playing_versions=playing, keep_versions=keep,
         uploads=_read_uploads(top), ladder=_read_ladder(top), phases=_read_phases(top),
+        live_delay_s=_read_web(top),
     )
     top.finish()
     return config
@@ -220,6 +224,13 @@ def _read_ladder(top: TableReader) -> LadderSettings:
     )
     table.finish()
     return value
+
+
+def _read_web(top: TableReader) -> float:
+    table = top.table("web")
+    delay = table.real("live_delay_s", _DEFAULTS.live_delay_s, 0.0, 86_400.0)
+    table.finish()
+    return delay
 
 
 def _read_phases(top: TableReader) -> Phases:

@@ -97,6 +97,11 @@ max_ratio = 200
 # is done and `craits contest export DIR --out OUT` writes the results.
 finalists = 8
 finals_deal_sets = 30
+
+[web]
+# Seconds spectators' live pages and streams lag behind the games being played: a move, and a
+# game's end, is shown once it is this old (0: at once). The organiser's view is never delayed.
+live_delay_s = 0
 """
 
 
