@@ -12,7 +12,9 @@ is recorded, that is over.
 Readers join at any moment: each gets the public steps so far, then every new one as it comes
 (one ``trio.Event`` per game, replaced after each change, wakes them all), then an explicit end
 (with the recorded game's id, or none when the game was not recorded). Everything runs in the
-service's one trio thread: the referee's task appends, the readers' tasks read.
+service's one trio thread: the referee's task appends (or, when a table worker process plays the
+game, the task that reads the worker's messages: the worker makes the public steps itself with
+``PublicSteps``, so hidden cards never reach the service's feed), the readers' tasks read.
 """
 
 from __future__ import annotations
@@ -56,21 +58,27 @@ class LiveGame:
     key: str
     seats: tuple[str, ...]
     steps: list[Step] = field(default_factory=list)
-    seen: int = 0
-    """Events of the game's log already made steps of."""
     over: bool = False
     game: int | None = None
     """The recorded game's id, once it is recorded."""
     ended: bool = False
     changed: trio.Event = field(default_factory=trio.Event)
+    public: PublicSteps = field(init=False)
+    """The game's events made steps of so far (``PublicSteps``)."""
+
+    def __post_init__(self) -> None:
+        self.public = PublicSteps(self.seats)
 
     def observe(self, game: Game) -> None:
         """The referee's ``watch``: the new events, redacted, as one step."""
-        new = game.events[self.seen:]
-        self.seen = len(game.events)
-        self.over = game.is_over
-        if new:
-            self.steps.append(public_step(len(self.steps), new, self.seats))
+        self.add(self.public.next(game), game.is_over)
+
+    def add(self, step: Step | None, over: bool) -> None:
+        """One more public step (None: nothing new), made here or by the worker process that
+        plays the game (``LiveGames.step``)."""
+        self.over = over
+        if step is not None:
+            self.steps.append(step)
             self._wake()
 
     def end(self, game: int | None) -> None:
@@ -99,6 +107,27 @@ class LiveGame:
             await changed.wait()
 
 
+@dataclass(slots=True)
+class PublicSteps:
+    """A game in play as spectators may see it, one step per call: the events since the last
+    call, redacted (``public_step``). Kept where the game is played, so that a table worker
+    process (``tableworker``) sends the service these steps and never a hidden card."""
+
+    seats: tuple[str, ...]
+    seen: int = 0
+    """Events of the game's log already made steps of."""
+    made: int = 0
+
+    def next(self, game: Game) -> Step | None:
+        """The new events of ``game`` as the next step; None when there are none."""
+        new = game.events[self.seen:]
+        self.seen = len(game.events)
+        if not new:
+            return None
+        self.made += 1
+        return public_step(self.made - 1, new, self.seats)
+
+
 def public_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> Step:
     """``events`` as a spectator may see them (``SPECTATOR``), and told in words."""
     public = [e.seen_by(SPECTATOR) for e in events]
@@ -119,6 +148,13 @@ class LiveGames:
         live = LiveGame(key, tuple(seats))
         self.playing[key] = live
         return live.observe
+
+    def step(self, key: str, step: Step | None, over: bool) -> None:
+        """A public step of game ``key``, made where it is played (``PublicSteps``); a game
+        not started here (or already ended) is ignored."""
+        live = self.playing.get(key)
+        if live is not None:
+            live.add(step, over)
 
     def end(self, key: str, game: int | None) -> None:
         """Game ``key`` ended (recorded as ``game``, or not at all)."""
