@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import trio
@@ -45,6 +45,9 @@ class Step:
     lines: tuple[str, ...]
     text: str = ""
     """``to_dict`` as JSON text, made once (``public_step``): every reader sends the same."""
+    at: float = 0.0
+    """When the service got it (``trio.current_time()``, stamped by ``LiveGame.add``): with a
+    live delay (``[web] live_delay_s``) spectators are shown it once it is that old."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form the stream sends."""
@@ -62,6 +65,8 @@ class LiveGame:
     game: int | None = None
     """The recorded game's id, once it is recorded."""
     ended: bool = False
+    ended_at: float = 0.0
+    """When it ended (``trio.current_time()``): delayed spectators are told this much later."""
     changed: trio.Event = field(default_factory=trio.Event)
     public: PublicSteps = field(init=False)
     """The game's events made steps of so far (``PublicSteps``)."""
@@ -78,12 +83,12 @@ class LiveGame:
         plays the game (``LiveGames.step``)."""
         self.over = over
         if step is not None:
-            self.steps.append(step)
+            self.steps.append(replace(step, at=trio.current_time()))
             self._wake()
 
     def end(self, game: int | None) -> None:
         """The game is recorded as ``game`` (None: it was not, e.g. a bot failed to start)."""
-        self.game, self.ended = game, True
+        self.game, self.ended, self.ended_at = game, True, trio.current_time()
         self._wake()
 
     def _wake(self) -> None:
