@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from craits.contest.verdicts import record_refit
+from craits.contest.web.board import TREND_S
+
 from ..server import Served, make_contest, serving
 from .browser import Browser
 from .data import new_version, play_game, rated_version
@@ -62,14 +65,18 @@ def test_the_leaderboard_changes_while_open(contest: tuple[Served, dict[str, str
     a1, b1 = rated_version(store, alice.id, "a1"), rated_version(store, bob.id, "b1")
     new_version(store, carol.id, "c1")
     play_game(store, [a1.id, b1.id], seed=1)
+    published = store.standings()
+    # two hours ago the leader's version was rated 30 lower: its trend is +30, the other's none
+    record_refit(store, [{**published[0], "rating": published[0]["rating"] - 30}], {},
+                 served.contest.clock() - 2 * TREND_S)
     browser.open(served.url + "/")
     before = board_cells(browser)
-    published = store.standings()
     assert len(published) == 2
     assert [[*r[:3], r[5], r[6]] for r in before[:2]] == [
         [str(r["rank"]), r["contestant"], f"v{r['version']}", str(r["games"]), r["status"]]
         for r in published]
-    assert before[2] == ["", "carol", "v1", "—", "—", "0", "validating"]
+    assert [r[7] for r in before] == ["+30", "—", "—"]
+    assert before[2] == ["", "carol", "v1", "—", "—", "0", "validating", "—"]
     browser.wait_for("document.body.dataset.boardUpdates === '1'")  # the stream is open
     browser.screenshot(shots(tmp_path) / "contest-board.png")
 

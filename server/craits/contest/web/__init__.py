@@ -2,8 +2,9 @@
 beside its JSON API, for people rather than programs.
 
 Modules, by what they hold: ``board`` (the leaderboard's rows: the ladder's published board
-and the versions not on it yet), ``feed`` (the board's changes as Server-Sent Events, one
-shared snapshot however many readers), ``history`` (a version's rating history and recent
+and the versions not on it yet, with their trends), ``feed`` (the board's changes, one
+shared snapshot however many readers), ``boardpage`` (the board's page and stream, rendered
+once per change for every reader, with an ETag), ``history`` (a version's rating history and recent
 games, read from the ladder's recorded games), ``signin`` (the token cookie a contestant signs
 in with), ``viewer`` (a recorded game in the static report's viewer), ``live`` (the games
 being played, watched over Server-Sent Events), ``pages`` (the routes, rendered by the Jinja2

@@ -46,12 +46,14 @@ class Feed(Generic[T]):
         assert current is not None  # read at least once above
         return self.revision, current
 
-    async def changes(self) -> AsyncIterator[T]:
-        """The value now, then each time it changes (forever: the reader ends it)."""
+    async def changes(self) -> AsyncIterator[tuple[int, T]]:
+        """The value now, then each time it changes, with its revision (forever: the reader
+        ends it). The revision lets readers share whatever they make of one value
+        (``boardpage.py`` renders each once)."""
         seen = 0
         while True:
             revision, value = await self.current()
             if revision != seen:
                 seen = revision
-                yield value
+                yield revision, value
             await trio.sleep(self.interval)

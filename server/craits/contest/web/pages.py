@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import trio
 from jinja2 import Environment, PackageLoader, select_autoescape
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
@@ -36,11 +36,12 @@ from ..api import Contest
 from ..store import Contestant
 from ..tokens import token_digest
 from ..uploads import UploadRefused
-from .board import BoardRow, read_board
+from .board import Board, read_board
+from .boardpage import BoardPages, cached_page
 from .feed import Feed
 from .history import rating_plot, recent_games
 from .live import listing, live_events, live_game, live_games
-from .signin import forget, remember, signed_in
+from .signin import COOKIE, forget, remember, signed_in
 from .upload import upload_version
 from .viewer import game_viewer
 
@@ -54,18 +55,19 @@ TEMPLATES.env.globals["style"] = STYLE
 
 @dataclass
 class Site:
-    """What the pages share: the contest, the board's feed, and where finished games come
-    from (the ladder's recorded games: seat ids are version ids as text)."""
+    """What the pages share: the contest, the board (its feed and renderings), and where
+    finished games come from (the ladder's recorded games: seat ids are version ids as
+    text)."""
 
     contest: Contest
-    feed: Feed[list[BoardRow]]
+    board: BoardPages
     games: Callable[[], Sequence[ScoredGame]]
 
 
 def pages_app(contest: Contest, games: Callable[[], Sequence[ScoredGame]]) -> Starlette:
     """The pages over ``contest``, errors answered as pages."""
-    site = Site(contest, Feed(lambda: read_board(contest.store, contest.config.playing_versions),
-                              BOARD_INTERVAL_S), games)
+    feed = Feed(lambda: _read_board(contest), BOARD_INTERVAL_S)
+    site = Site(contest, BoardPages(feed, TEMPLATES.env, contest.config.name), games)
     routes = [
         Route("/", _board, methods=["GET"]),
         Route("/board/events", _board_events, methods=["GET"]),
@@ -103,19 +105,30 @@ async def _error(request: Request, exc: Exception) -> Response:
     return _render(request, "error.html", exc.status_code, message=exc.detail)
 
 
+def _read_board(contest: Contest) -> Board:
+    """The board and the phase, as one value of the feed (read in a worker thread)."""
+    rows = read_board(contest.store, contest.config.playing_versions, contest.clock())
+    return Board(tuple(rows), contest.phase())
+
+
 async def _board(request: Request) -> Response:
-    _, rows = await _site(request).feed.current()
-    return _render(request, "board.html", rows=rows)
+    """The board: the same cached bytes for every reader not signed in (``boardpage.py``);
+    a signed-in reader's page is made around the cached table."""
+    site = _site(request)
+    rendered = await site.board.current()
+    if COOKIE in request.cookies and signed_in(request, site.contest.store) is not None:
+        return _render(request, "board.html", table=rendered.table)
+    return cached_page(request, rendered)
 
 
 async def _board_events(request: Request) -> Response:
-    """The board's table, whole, each time it changes (the event ``board``)."""
-    feed = _site(request).feed
-    table = TEMPLATES.get_template("board_table.html")
+    """The board's table, whole, each time it changes (the event ``board``), encoded once
+    per revision for every reader."""
+    board = _site(request).board
 
-    async def events() -> AsyncIterator[ServerSentEvent]:
-        async for rows in feed.changes():
-            yield ServerSentEvent(data=table.render(rows=rows), event="board")
+    async def events() -> AsyncIterator[bytes]:
+        async for rendered in board.changes():
+            yield rendered.event
 
     return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
 
