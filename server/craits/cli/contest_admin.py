@@ -1,5 +1,5 @@
-"""``craits contest phase`` and ``craits contest export``: the organiser's commands on a contest
-directory (the store directly, so they work whether or not it is being served)."""
+"""``craits contest phase``, ``export`` and ``organiser-token``: the organiser's commands on a
+contest directory (the store directly, so they work whether or not it is being served)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from craits.contest.config import load_contest_config
+from craits.contest.organiser import new_organiser_token
 from craits.contest.phases import SETTABLE, PhaseError, finals_of, phase_now, set_phase
 from craits.contest.results import export_results
 from craits.contest.store import DB_NAME, ContestStore, StoreError
@@ -18,7 +19,7 @@ from .common import UsageError
 
 
 def register_admin(sub: Any) -> None:
-    """Add ``phase`` and ``export`` to ``craits contest``."""
+    """Add ``phase``, ``export`` and ``organiser-token`` to ``craits contest``."""
     phase = sub.add_parser(
         "phase", help="show or move the contest's phase (open, frozen, finals)",
         description="With no PHASE, print the phase. open / frozen: set it, whatever the dates "
@@ -38,6 +39,15 @@ def register_admin(sub: Any) -> None:
     export.add_argument("dir", type=Path, metavar="DIR")
     export.add_argument("--out", type=Path, required=True, help="the directory to write to")
     export.set_defaults(func=_export)
+
+    organiser = sub.add_parser(
+        "organiser-token", help="make the organiser's token for the pages (printed once)",
+        description="Print a new organiser's token, once: signed in with it on the contest's "
+        "pages (/signin), you see every version's logs, faults and reasons and the live games "
+        "with every hand. The contest keeps only its SHA-256 digest; running this again "
+        "replaces the token (the old one stops working at once, also while served).")
+    organiser.add_argument("dir", type=Path, metavar="DIR")
+    organiser.set_defaults(func=_organiser_token)
 
 
 def _open(directory: Path) -> tuple[Any, ContestStore]:
@@ -83,4 +93,19 @@ def _export(args: argparse.Namespace) -> int:
         store.close()
     note = "" if phase == "done" else f" (the contest is {phase}: not final results yet)"
     print(f"wrote {', '.join(map(str, written))}{note}")
+    return 0
+
+
+def _organiser_token(args: argparse.Namespace) -> int:
+    try:
+        load_contest_config(args.dir)
+        store = ContestStore.open(args.dir / DB_NAME)
+    except (ConfigError, StoreError) as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        token = new_organiser_token(store)
+    finally:
+        store.close()
+    print("the organiser's token (shown only now; any earlier one no longer works):")
+    print(token)
     return 0

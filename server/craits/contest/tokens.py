@@ -20,12 +20,15 @@ from typing import Final
 PREFIX: Final = "cct_"
 """Marks a Craits contest token, so one pasted in the wrong place is recognisable (and secret
 scanners can be told the pattern)."""
+ORGANISER_PREFIX: Final = "cco_"
+"""Marks the organiser's token (``organiser.py``): it shows everything, so it should be
+told apart from a contestant's at a glance."""
 TOKEN_BYTES: Final = 32
 
 
-def new_token() -> str:
+def new_token(prefix: str = PREFIX) -> str:
     """A fresh token: the prefix and 256 random bits, URL-safe base64."""
-    return PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
+    return prefix + secrets.token_urlsafe(TOKEN_BYTES)
 
 
 def token_digest(token: str) -> str:
