@@ -6,7 +6,15 @@ import math
 
 import pytest
 
-from craits.ratings.intervals import MIN_UNITS, clustered_ratings, head_to_head, min_units_for
+from craits.ratings.bradley_terry import ELO_PER_NAT, Tally, centre, fit, information, solve
+from craits.ratings.intervals import (
+    MIN_UNITS,
+    clustered_ratings,
+    deal_set_units,
+    head_to_head,
+    min_units_for,
+    sandwich_covariance,
+)
 from craits.ratings.results import ScoredGame
 from craits.ratings.studentt import t_cdf, t_quantile
 
@@ -44,6 +52,36 @@ def test_the_jackknife_agrees_with_the_sandwich() -> None:
     jackknife = clustered_ratings(results, list(truth), method="jackknife")
     for a, b in zip(sandwich.high, jackknife.high, strict=True):
         assert a == pytest.approx(b, rel=0.1)
+
+
+def test_the_sandwich_is_its_definition_summed_deal_set_by_deal_set() -> None:
+    """The covariance from one inversion and a meat matrix is the cluster-robust sum written
+    out: each deal set's centred pull H⁻¹ u_g, solved alone, outer-multiplied and summed."""
+    truth = spread_ratings(5, 120)
+    bots = list(truth)
+    units = deal_set_units(round_robin(truth, 3, 12, seed=4), {b: i for i, b in enumerate(bots)})
+    full = Tally(len(bots))
+    for unit in units:
+        full.add(unit)
+    point = fit(full)
+    bread = information(full, point)
+    theta = [r / ELO_PER_NAT for r in point]
+    pulls = []
+    for unit in units:
+        u = [0.0] * len(bots)
+        for i, j, score, games in unit:
+            residual = score - games / (1 + math.exp(theta[j] - theta[i]))
+            u[i] += residual
+            u[j] -= residual
+        pulls.append(centre(solve(bread, u)))
+    g = len(units)
+    scale = ELO_PER_NAT**2 * g / (g - 1)
+    written_out = [[scale * sum(p[i] * p[j] for p in pulls) for j in range(len(bots))]
+                   for i in range(len(bots))]
+    fast = sandwich_covariance(units, full, point, 1.0)
+    for row, expected in zip(fast, written_out, strict=True):
+        assert row == pytest.approx(expected, rel=1e-9, abs=1e-9)
+    assert all(written_out[i][i] > 1.0 for i in range(len(bots)))
 
 
 def test_too_few_deal_sets_give_no_interval() -> None:

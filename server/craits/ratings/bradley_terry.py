@@ -110,23 +110,32 @@ def information(tally: Tally, ratings: Sequence[float], prior: float = DEFAULT_P
     return _gradient_and_information(theta, tally.wins, pairs, prior)[1]
 
 
-def scores(entries: Iterable[PairEntry], ratings: Sequence[float], n: int) -> list[float]:
-    """The gradient of the (unpenalised) log-likelihood of ``entries`` at ``ratings`` (Elo
-    scale), per bot in nats: each pair adds its observed minus its expected score. Summed over
-    the data it is (minus the prior's pull) zero at the fit; one deal set's says how far that
-    deal set alone pulls each rating."""
-    theta = [r / ELO_PER_NAT for r in ratings]
-    out = [0.0] * n
+def scores(entries: Iterable[PairEntry], theta: Sequence[float]) -> dict[int, float]:
+    """The gradient of the (unpenalised) log-likelihood of ``entries`` at ``theta`` (ratings in
+    nats, ``ELO_PER_NAT`` times smaller than Elo), per bot: each pair adds its observed minus
+    its expected score. Summed over the data it is (minus the prior's pull) zero at the fit;
+    one deal set's says how far that deal set alone pulls each rating. Sparse (only the bots
+    of ``entries`` have a key): a deal set holds a few bots of many."""
+    out: dict[int, float] = {}
     for i, j, score, games in entries:
         residual = score - games * _sigmoid(theta[i] - theta[j])
-        out[i] += residual
-        out[j] -= residual
+        out[i] = out.get(i, 0.0) + residual
+        out[j] = out.get(j, 0.0) - residual
     return out
 
 
 def solve(matrix: list[list[float]], rhs: Sequence[float]) -> list[float]:
     """``matrix⁻¹ · rhs`` for a symmetric positive definite ``matrix`` (an information)."""
     return _solve_spd(matrix, rhs)
+
+
+def inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """``matrix⁻¹`` of a symmetric positive definite ``matrix``, rows: one factorisation for
+    all n columns (n solves would factor it n times)."""
+    n = len(matrix)
+    low = _cholesky(matrix)
+    columns = [_substitute(low, [1.0 if k == c else 0.0 for k in range(n)]) for c in range(n)]
+    return [list(row) for row in zip(*columns, strict=True)]
 
 
 def centre(ratings: Sequence[float]) -> list[float]:
@@ -182,13 +191,24 @@ def _gradient_and_information(
 
 def _solve_spd(matrix: list[list[float]], rhs: Sequence[float]) -> list[float]:
     """Solve ``matrix · x = rhs`` for a symmetric positive definite matrix (Cholesky)."""
-    n = len(rhs)
+    return _substitute(_cholesky(matrix), rhs)
+
+
+def _cholesky(matrix: list[list[float]]) -> list[list[float]]:
+    """The lower triangular L with L · Lᵀ = ``matrix`` (symmetric positive definite)."""
+    n = len(matrix)
     low = [[0.0] * n for _ in range(n)]
     for i in range(n):
         row = low[i]
         for j in range(i + 1):
             s = matrix[i][j] - sum(row[k] * low[j][k] for k in range(j))
             row[j] = math.sqrt(s) if i == j else s / low[j][j]
+    return low
+
+
+def _substitute(low: list[list[float]], rhs: Sequence[float]) -> list[float]:
+    """Solve L · Lᵀ · x = ``rhs`` given the Cholesky factor L (forward, then back)."""
+    n = len(rhs)
     y = [0.0] * n
     for i in range(n):
         y[i] = (rhs[i] - sum(low[i][k] * y[k] for k in range(i))) / low[i][i]

@@ -27,8 +27,9 @@ the one bound the data do give (module function's doc).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import Final
 
 from .bradley_terry import (
@@ -38,12 +39,12 @@ from .bradley_terry import (
     centre,
     fit,
     information,
+    inverse,
     pair_entries,
     scores,
-    solve,
 )
 from .elo import ELO_PER_NAT, elo_of
-from .results import ScoredGame, pair_score
+from .results import ScoredGame
 from .studentt import t_cdf, t_quantile
 
 METHODS: Final = ("sandwich", "jackknife")
@@ -54,6 +55,9 @@ NO_SPREAD: Final = "not enough information"
 """What is printed instead of an interval whose deal sets never differed (module doc)."""
 
 Matrix = list[list[float]]
+Units = Collection[Sequence[PairEntry]]
+"""Deal sets' pairwise records, one sequence per deal set in deal-set order, as
+``deal_set_units`` makes them (or a store's cache keeps them, ``craits.contest.refit``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +105,26 @@ def clustered_ratings(
     min_units: int | None = None,
 ) -> RatingIntervals:
     """Ratings with ``confidence`` intervals and LOS from the deal sets' spread (module doc)."""
+    units = deal_set_units(results, {bot: i for i, bot in enumerate(bots)})
+    return unit_ratings(units, bots, confidence, prior, method, min_units)
+
+
+def unit_ratings(
+    units: Units,
+    bots: Sequence[str],
+    confidence: float = 0.95,
+    prior: float = DEFAULT_PRIOR,
+    method: str = "sandwich",
+    min_units: int | None = None,
+) -> RatingIntervals:
+    """``clustered_ratings`` from the deal sets' pairwise records (``deal_set_units``, by
+    index in ``bots``): all the fit reads of the games, so that a caller keeping only these
+    gets the same answer without the games."""
     if not 0.0 < confidence < 1.0:
         raise ValueError("confidence must be between 0 and 1")
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     n = len(bots)
-    index = {bot: i for i, bot in enumerate(bots)}
-    units = deal_set_units(results, index)
     full = Tally(n)
     for unit in units:
         full.add(unit)
@@ -133,7 +150,7 @@ def clustered_ratings(
     )
 
 
-def _fixed(units: Sequence[Sequence[PairEntry]], n: int) -> tuple[bool, ...]:
+def _fixed(units: Units, n: int) -> tuple[bool, ...]:
     """For each bot, whether each of its pairs scored the same in every deal set that held it
     (a bot in no deal set is not fixed: it simply has no results)."""
     rates: dict[tuple[int, int], set[float]] = {}
@@ -156,18 +173,34 @@ def min_units_for(bots: int) -> int:
     return max(MIN_UNITS, 2 * (bots - 1))
 
 
-def sandwich_covariance(units: Sequence[Sequence[PairEntry]], full: Tally,
-                        point: Sequence[float], prior: float) -> Matrix:
-    """Cluster-robust covariance of the centred ratings (Elo scale), deal sets as clusters."""
+def sandwich_covariance(units: Units, full: Tally, point: Sequence[float], prior: float
+                        ) -> Matrix:
+    """Cluster-robust covariance of the centred ratings (Elo scale), deal sets as clusters.
+
+    The sum over deal sets of the centred pulls' outer products, (C H⁻¹ u_g)(C H⁻¹ u_g)ᵀ (C
+    centres a vector to mean 0), is A M Aᵀ with A = C H⁻¹ and M = Σ_g u_g u_gᵀ: one inversion
+    and a meat matrix summed over each deal set's few bots, O(G·k² + n³) for G deal sets of k
+    bots among n, where a solve and an n×n outer product per deal set cost O(G·n³) (a contest's
+    board refitted from 100,000 games would take minutes)."""
     n, g = full.n, len(units)
-    bread = information(full, point, prior)
-    # H⁻¹ u_g for each deal set: the sandwich is then the outer products of these.
-    pulls = [solve(bread, scores(unit, point, n)) for unit in units]
+    theta = [r / ELO_PER_NAT for r in point]
+    meat = [[0.0] * n for _ in range(n)]
+    for unit in units:
+        pull = scores(unit, theta)
+        for i, ui in pull.items():
+            row = meat[i]
+            for j, uj in pull.items():
+                row[j] += ui * uj
+    spread = inverse(information(full, point, prior))
+    means = [sum(column) / n for column in zip(*spread, strict=True)]
+    centred = [[v - m for v, m in zip(row, means, strict=True)] for row in spread]
+    columns = list(zip(*meat, strict=True))
+    left = [[sum(map(mul, row, column)) for column in columns] for row in centred]
     scale = ELO_PER_NAT**2 * g / (g - 1)
-    return _centred_outer(pulls, scale)
+    return [[scale * sum(map(mul, row, other)) for other in centred] for row in left]
 
 
-def jackknife_covariance(units: Sequence[Sequence[PairEntry]], full: Tally,
+def jackknife_covariance(units: Units, full: Tally,
                          point: Sequence[float], prior: float) -> Matrix:
     """Delete-one-deal-set jackknife covariance of the centred ratings (Elo scale)."""
     g = len(units)
@@ -255,14 +288,21 @@ def head_to_head(results: Iterable[ScoredGame], a: str, b: str,
     least ``elo_of(q)``, whatever the dependence between a deal set's games. No upper bound.
     """
     pairs = [_pair_game(r, a, b) for r in results if a in r.seats and b in r.seats]
-    fit = clustered_ratings(pairs, (a, b), confidence)
+    return units_head_to_head(deal_set_units(pairs, {a: 0, b: 1}), a, b, confidence)
+
+
+def units_head_to_head(units: Units, a: str, b: str, confidence: float = 0.95) -> HeadToHead:
+    """``head_to_head`` from the deal sets' records of A (index 0) against B (index 1), each
+    game weighing 1: all it reads of the games (``unit_ratings``)."""
+    fit = unit_ratings(units, (a, b), confidence)
     elo, g = fit.ratings[0] - fit.ratings[1], fit.units
     pct = f"{round(confidence * 100)}%"
     if not fit.enough:
         return HeadToHead(elo, None, None, g, f"{NOT_ENOUGH} for a {pct} interval: {g} deal "
                           f"set{'' if g == 1 else 's'}, at least {min_units_for(2)} needed")
     if fit.fixed[0]:
-        share = sum(pair_score(*r.places) for r in pairs) / len(pairs)
+        share = (sum(s for unit in units for _, _, s, _ in unit)
+                 / sum(w for unit in units for _, _, _, w in unit))
         if share in (0.0, 1.0):
             bound = elo_of(((1.0 - confidence) / 2) ** (1.0 / g))
             winner, side, other = (a, "lower", "above") if share == 1.0 else (b, "upper", "below")
