@@ -24,6 +24,7 @@ from typing import Protocol
 
 import trio
 
+from craits.engine import Game
 from craits.exception_groups import sole_exception
 from craits.ratings.elo import OnlineElo
 from craits.ratings.results import ScoredGame
@@ -80,6 +81,23 @@ class Progress:
 ProgressHook = Callable[[Progress], None]
 
 
+class GameWatch(Protocol):
+    """Someone following a run's games while they are played (``craits tournament run --web``'s
+    live pages): the runner knows nothing of who, only when a game starts, each move (through
+    the observer ``start`` returns: ``play_game``'s ``watch``) and how it ended. Only the
+    tables played in this process are observed: with worker processes or Ray actors the moves
+    are made where no observer is, and ``start`` is never called."""
+
+    def start(self, job: Job) -> Callable[[Game], None]:
+        """The job's game begins here: its observer, told the game after each move."""
+        ...
+
+    def end(self, job: Job, recorded: bool) -> None:
+        """The job's game is over and recorded (``recorded``), or stopped unrecorded; called
+        for every claimed job, wherever it was played."""
+        ...
+
+
 class Tables(Protocol):
     """Where claimed games are played: in this process (``LocalTables``) or in a worker
     process (``worker_pool.WorkerTables``). ``busy`` counts each bot's tables there now."""
@@ -110,6 +128,8 @@ class RunOptions:
     """Worker processes (or actors on ``ray``); None: as many as pay off."""
     ray: RayCluster | None = None
     """Play on this Ray cluster's actors instead of local processes."""
+    watch: GameWatch | None = None
+    """Told of each game as it is played in this process (``GameWatch``)."""
 
     @property
     def address(self) -> tuple[str, int]:
@@ -213,8 +233,15 @@ class _Run:
         return self.store.tournament(self.tid).jobs.get("pending", 0)
 
     async def play(self, job: Job, tables: Tables) -> None:
-        finished = await tables.play(job)
-        if await trio.to_thread.run_sync(self.store.record_game, finished):
+        watch, recorded = self.settings.options.watch, False
+        try:
+            finished = await tables.play(job)
+            new = await trio.to_thread.run_sync(self.store.record_game, finished)
+            recorded = True
+        finally:  # the game's page exists once it is recorded: then watchers are told
+            if watch is not None:
+                watch.end(job, recorded)
+        if new:
             self._report(job, finished)
             if self.config.sprt is not None:
                 await trio.to_thread.run_sync(self._sequential_test)
@@ -358,7 +385,10 @@ async def _run(store: Store, settings: RunSettings, hook: ProgressHook) -> None:
         try:
             await pool.start(settings.config.bots, REMOTE_CONNECT_S)
             hook(run.progress)
-            await _play_all(run, [LocalTables(pool, settings.config, settings.tournament_id)])
+            tables = LocalTables(pool, settings.config, settings.tournament_id)
+            if options.watch is not None:
+                tables.watch = options.watch.start
+            await _play_all(run, [tables])
         finally:
             with trio.CancelScope(shield=True):
                 await pool.stop()
