@@ -30,7 +30,7 @@ from craits.referee import bridge
 from craits.tournament.plan.tomlreader import ConfigError
 from craits.tournament.run.lease import LeaseError
 
-from .common import UsageError, port, print_json
+from .common import UsageError, int_range, port, print_json
 from .contest_admin import register_admin
 
 DEFAULT_PORT = 8470
@@ -79,6 +79,12 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--tls-cert", type=Path, metavar="PEM",
                        help="serve HTTPS with this certificate (chain), PEM")
     serve.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key, PEM")
+    serve.add_argument("--workers", type=int_range(0, 64), default=1, metavar="N",
+                       help="play N ladder tables at once, each in a worker process of its own "
+                            "(default 1; 0 plays one table at a time inside the web server's "
+                            "own process)")
+    serve.add_argument("--ray", metavar="ADDRESS",
+                       help="not supported for contests yet (tournaments only): use --workers")
     serve.add_argument("--api-only", action="store_true",
                        help="serve the API alone: no validation and no ladder (uploads wait, "
                             "validating, for a serve that plays)")
@@ -187,6 +193,12 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    if args.ray is not None:
+        raise UsageError(
+            "--ray is not supported by craits contest serve yet: a contest's table is played "
+            "by a worker that records its games in the contest's SQLite store and streams its "
+            "public moves to the service, and a Ray node on another machine can do neither; "
+            "play on this machine with --workers N")
     listen = Listen(args.host, args.port, *_tls(args))
     try:
         contest = open_contest(args.dir)
@@ -202,7 +214,8 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             # The referee's gRPC needs an asyncio loop hosting trio (bridge.run), the API does
             # not care which.
-            bridge.run(serve_contest, contest, listen, announce, not args.api_only)
+            bridge.run(serve_contest, contest, listen, announce, not args.api_only,
+                       args.workers)
         except BaseExceptionGroup as group:  # the server's nurseries wrap a lone failure
             raise sole_exception(group) from None
     except LeaseError as exc:

@@ -5,13 +5,25 @@ among the versions that play now (each contestant's latest ``[versions] playing`
 versions), *claims* it in the store, plays its seatings one after another as an adversarial
 tournament would (``dealsets``: every version sandboxed, one process per seating, secret deals
 from the contest's key), records each game as it ends, then refits the board and judges the
-faults. One table at a time: two cores serve the API, the validator and the bots.
+faults. ``workers`` tables at a time, each in a table worker process of its own
+(``tableworker_pool``: the service process chooses, claims and shows, the workers play and
+record), or with ``workers = 0`` one table at a time in the service's own process.
+
+The tables in flight (claimed, not ended) count for the matchmaker as games already scheduled,
+so a new version is not seated at every table at once. A version may sit at two tables at once:
+their deals differ (every table has its own key), each table's sandboxes and processes are its
+own, so fair play is untouched. In the finals only the finals' games count, for the matchmaker's
+game counts as for the board (a matchmaker of its own, started afresh with the finals), and no
+table is claimed that the finalists' deal sets in flight already cover.
 
 Nothing lost, nothing twice (``ladderstore``): a table is claimed before its first game, every
 game is recorded once under ``UNIQUE (table_id, rotation)``, and on start the ladder first plays
 the missing seatings of tables a killed predecessor claimed (same versions, same deal, fresh
 processes), so every claimed deal set ends whole. The matchmaker's memory is rebuilt from the
-store (it learns every recorded game again, and trusts the store's game counts).
+store (it learns every recorded game again, and trusts the store's game counts). A worker
+process that dies (kill -9 included) loses only the game it was playing: a new worker replays
+the table's missing seatings (``WORKER_DEATHS`` deaths at one table void it instead, so a table
+that kills its workers cannot stop the ladder).
 
 A version that faults too often (``[ladder] fault_percent`` of its last ``fault_window`` games)
 is suspended with the reason, and one that cannot even start in a table is suspended at once;
@@ -20,40 +32,37 @@ both stop playing, and their owner sees why.
 
 from __future__ import annotations
 
+import logging
 import random
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from typing import Final
 
 import trio
 
-from craits.engine import Game
 from craits.ratings.results import ScoredGame
-from craits.tournament.plan.schedule import Job
-from craits.tournament.run.botpool import BotPoolError
-from craits.tournament.store.game_records import FinishedGame
 
 from .board import board_rows
-from .dealsets import Entrant, play_deal_set
+from .dealsets import Entrant
 from .ladderstore import (
     LadderTable,
     claim_table,
     deal_key,
     finish_table,
-    game_at,
-    games_per_version,
     open_tables,
     publish_board,
     recent_faults,
-    record_game,
     scored_games,
     table_key,
 )
 from .live import LiveGames
 from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
-from .phases import finals_games, finals_of, finals_turn
+from .phases import deal_sets_played, finals_games, finals_of, finals_turn
 from .prune import prune_archives
-from .store import Version
+from .store import DB_NAME, Version
+from .tableworker import TableOrder, WorkerSetup
+from .tableworker_pool import TablePlayer, WorkerGone, open_players
 from .validation import ContestRun, scrub
 from .verdicts import judge, predecessors, record_refit
 from .versions import VersionState
@@ -62,52 +71,107 @@ POLL_S: Final = 1.0
 """How often an idle ladder (too few playing versions) looks again."""
 PRUNE_EVERY: Final = 20
 """Tables between two prunings of old versions' files (a pass reads every version's row)."""
+WORKER_DEATHS: Final = 3
+"""Worker processes one table may see die before it is voided (module doc)."""
+
+log = logging.getLogger("craits.contest.ladder")
 
 
 class Ladder:
     """The loop that keeps the board filled (module doc)."""
 
     def __init__(self, contest: ContestRun, seed: int | None = None,
-                 live: LiveGames | None = None) -> None:
+                 live: LiveGames | None = None, workers: int = 0) -> None:
         self.contest = contest
         self.live = LiveGames() if live is None else live
         """Where the games being played are shown, public events only (``live``)."""
+        self.workers = workers
+        """Table worker processes (tables at once); 0: one table at a time in this process."""
         self.store = contest.store
-        config = contest.config
-        sizes = tuple(range(config.min_seats, config.max_seats + 1))
-        self.matchmaker = Matchmaker(MatchConfig(table_sizes=sizes),
-                                     seed=random.SystemRandom().getrandbits(32)
-                                     if seed is None else seed)
+        self._seed = random.SystemRandom().getrandbits(32) if seed is None else seed
+        self.matchmaker = self._new_matchmaker()
+        self._finals_at: float | None = None
+        """When the finals this matchmaker serves started (None: before the finals)."""
         self.key = deal_key(self.store)
         self.tables_played = 0
+        self.in_flight: dict[int, LadderTable] = {}
+        """Tables claimed and given to a player, not yet ended."""
+        self._refresh_lock = trio.Lock()
+        self._refresh_waiting = False
+
+    def _new_matchmaker(self) -> Matchmaker:
+        config = self.contest.config
+        sizes = tuple(range(config.min_seats, config.max_seats + 1))
+        return Matchmaker(MatchConfig(table_sizes=sizes), seed=self._seed)
 
     async def run(self) -> None:
         """Finish what a killed predecessor claimed, then play for ever (cancel to stop)."""
-        for table in open_tables(self.store):
-            await self.play(table)
-        await self.refresh()
-        self.prune()
-        while True:
-            if not await self.step():
-                await trio.sleep(POLL_S)
+        setup = WorkerSetup(self.contest.directory.resolve() / DB_NAME, self.contest.setting())
+        async with (open_players(setup, self.workers, self.store, self.contest.clock)
+                    as players, trio.open_nursery() as nursery):
+            free_in, free = trio.open_memory_channel[TablePlayer](len(players))
+            for player in players:
+                free_in.send_nowait(player)
+            for table in open_tables(self.store):
+                self._start(nursery, await free.receive(), free_in, table)
+            await self.refreshed()
+            self.prune()
+            while True:
+                player = await free.receive()
+                claimed = self.claim()
+                if claimed is None:
+                    free_in.send_nowait(player)
+                    await trio.sleep(POLL_S)
+                else:
+                    self._start(nursery, player, free_in, claimed)
 
-    async def step(self) -> bool:
-        """Choose, claim and play one deal set; False when too few versions may play, or the
-        finals are over (``phases``: the finals start and end here)."""
+    def _start(self, nursery: trio.Nursery, player: TablePlayer,
+               free: trio.MemorySendChannel[TablePlayer], table: LadderTable) -> None:
+        """Play ``table`` on ``player`` in the background; the player is free again once the
+        table has ended and its faults are judged (the board is refitted after that)."""
+        self.in_flight[table.id] = table
+
+        async def played() -> None:
+            try:
+                versions = await self.play(table, player)
+            finally:
+                self.in_flight.pop(table.id, None)
+                free.send_nowait(player)
+            if versions is not None:
+                await self.refreshed()
+            if self.tables_played % PRUNE_EVERY == 0:
+                self.prune()
+
+        nursery.start_soon(played)
+
+    def claim(self) -> LadderTable | None:
+        """The next deal set, claimed; None when too few versions may play, or the finals
+        are over, or the finals' deal sets in flight are all they need (``phases``: the
+        finals start and end here)."""
         if not finals_turn(self.contest.config, self.store, self.games,
                            [v.id for v in self.playing()], self.contest.clock()):
+            return None
+        if self._finals_covered():
+            return None
+        return self.next_table()
+
+    def _finals_covered(self) -> bool:
+        """In the finals: whether every finalist still playing has its deal sets once the
+        finals' tables in flight end (then wait for them, claim no more)."""
+        finals = finals_of(self.store)
+        if finals is None:
             return False
-        table = self.next_table()
-        if table is None:
-            return False
-        await self.play(table)
-        if self.tables_played % PRUNE_EVERY == 0:
-            self.prune()
-        return True
+        settled = [g for g in self.games() if g.meeting_index not in self.in_flight]
+        played = Counter(deal_sets_played(finals, settled))
+        for table in self.in_flight.values():
+            if table.id > finals.after_table:
+                played.update(table.versions)
+        left = [v.id for v in self.playing() if v.id in finals.finalists]
+        return all(played[v] >= finals.deal_sets for v in left)
 
     def prune(self) -> None:
-        """Old versions' files beyond ``[versions] keep`` (``prune``): between tables, so
-        never under a table of this ladder."""
+        """Old versions' files beyond ``[versions] keep`` (``prune``); a version at a table
+        in flight is never pruned (its table is claimed, so ``prune`` keeps its files)."""
         prune_archives(self.contest.directory, self.contest.config, self.store)
 
     def playing(self) -> list[Version]:
@@ -127,53 +191,76 @@ class Ladder:
         return finals_games(finals_of(self.store), scored_games(self.store))
 
     def next_table(self) -> LadderTable | None:
-        """The matchmaker's next deal set, claimed; None when it has none to give."""
-        counts = games_per_version(self.store)
-        candidates = [Candidate(str(v.id), v.state_at, counts.get(v.id, 0))
-                      for v in self.playing()]
-        chosen = self.matchmaker.next_tables(candidates, self.games(),
-                                             now=self.contest.clock(), count=1)
+        """The matchmaker's next deal set, claimed; None when it has none to give. Each
+        version's games are those that count now (the finals' alone in the finals) plus the
+        seatings still to play at the tables in flight."""
+        finals = finals_of(self.store)
+        started = None if finals is None else finals.started_at
+        if started != self._finals_at:  # ratings reset: the matchmaker's estimates too
+            self.matchmaker, self._finals_at = self._new_matchmaker(), started
+        games = self.games()
+        counts = Counter(int(seat) for game in games for seat in game.seats)
+        for table in self.in_flight.values():
+            counts.update(dict.fromkeys(table.versions, len(table.missing)))
+        candidates = [Candidate(str(v.id), v.state_at, counts[v.id]) for v in self.playing()]
+        chosen = self.matchmaker.next_tables(candidates, games, now=self.contest.clock(),
+                                             count=1)
         if not chosen:
             return None
         return claim_table(self.store, [int(v) for v in chosen[0].versions], chosen[0].reason,
                            self.contest.clock())
 
-    async def play(self, table: LadderTable) -> None:
-        """Play the table's missing seatings, recording each game; then the board and the
-        faults."""
+    async def play(self, table: LadderTable, player: TablePlayer) -> list[Version] | None:
+        """Play the table's missing seatings on ``player`` (each game recorded as it ends),
+        replaying them on a new worker if the worker dies; then end the table and judge its
+        versions' faults. Its versions, or None when a version is gone (the table void)."""
         versions = [self.store.version(v) for v in table.versions]
         known = [v for v in versions if v is not None]
         if len(known) != len(versions):
             finish_table(self.store, table.id, self.contest.clock(), void="a version is gone")
-            return
-        labels = {f"v{v.id}": v.id for v in known}
-        entrants = [Entrant(f"v{v.id}", self.contest.bot_dir(v), v.command) for v in known]
-
-        async def record(job: Job, game: FinishedGame) -> None:
-            record_game(self.store, table.id, job.rotation, [labels[s] for s in job.seats],
-                        game, job.game_id, self.contest.clock(), (job.seed, job.rules_json))
-            self.live.end(f"{table.id}-{job.rotation}", game_at(self.store, table.id,
-                                                                job.rotation))
-
-        owners = {c.id: c.name for c in self.store.contestants()}
-        names = {f"v{v.id}": f"{owners.get(v.contestant_id, '?')} v{v.number}" for v in known}
-
-        def watch(job: Job) -> Callable[[Game], None]:
-            return self.live.start(f"{table.id}-{job.rotation}", [names[s] for s in job.seats])
-
+            return None
+        void: str | None = None
+        died = ""
         try:
-            await play_deal_set(entrants, table_key(self.key, table.id), self.contest.setting(),
-                                self.contest.logs("tables", str(table.id)), record,
-                                table.missing, watch)
-        except BotPoolError as exc:
-            self._void(table, known, str(exc))
-        else:
-            finish_table(self.store, table.id, self.contest.clock())
+            for deaths in range(WORKER_DEATHS + 1):
+                if not table.missing:  # a dead worker recorded the last one
+                    break
+                if deaths == WORKER_DEATHS:
+                    void = f"its worker process died {deaths} times; the last: {died}"
+                    break
+                try:
+                    void = await player.play(self._order(table, known), self.live)
+                    break
+                except WorkerGone as exc:
+                    died = str(exc)
+                    log.warning("%s; table %d is replayed from its missing seatings", exc,
+                                table.id)
+                    self.live.end_all(f"{table.id}-")
+                    await player.restart()
+                    table = next((t for t in open_tables(self.store) if t.id == table.id),
+                                 table)
+                    self.in_flight[table.id] = table
         finally:
             self.live.end_all(f"{table.id}-")
+        if void is None:
+            finish_table(self.store, table.id, self.contest.clock())
+        else:
+            self._void(table, known, void)
         self.tables_played += 1
         self.judge_faults(known)
-        await self.refresh()
+        return known
+
+    def _order(self, table: LadderTable, versions: Sequence[Version]) -> TableOrder:
+        """What a player needs to play ``table``'s missing seatings."""
+        owners = {c.id: c.name for c in self.store.contestants()}
+        return TableOrder(
+            table_id=table.id,
+            entrants=tuple(Entrant(f"v{v.id}", self.contest.bot_dir(v), v.command)
+                           for v in versions),
+            versions=tuple(v.id for v in versions),
+            names=tuple(f"{owners.get(v.contestant_id, '?')} v{v.number}" for v in versions),
+            key=table_key(self.key, table.id), seatings=tuple(table.missing),
+            log_dir=self.contest.logs("tables", str(table.id)))
 
     def _void(self, table: LadderTable, versions: Sequence[Version], why: str) -> None:
         """A version could not start or kept dying: the table cannot be played; that version
@@ -199,6 +286,17 @@ class Ladder:
         if current is not None and current.state == VersionState.RATED:
             self.store.set_state(version.id, VersionState.SUSPENDED, self.contest.clock(),
                                  reason)
+
+    async def refreshed(self) -> None:
+        """``refresh`` after a table ended, one refit at a time: a table that ends while a
+        refresh waits to start is left to that one (it reads every game recorded before it
+        starts), so refits never pile up behind tables that end together."""
+        if self._refresh_waiting:
+            return
+        self._refresh_waiting = True
+        async with self._refresh_lock:
+            self._refresh_waiting = False
+            await self.refresh()
 
     async def refresh(self) -> None:
         """Refit the ratings from every recorded game and publish the board, then keep it as

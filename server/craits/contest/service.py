@@ -3,7 +3,9 @@
 Starting is where a killed predecessor is cleaned up after: the store is opened (SQLite
 recovers its WAL by itself), then ``uploads.sweep`` removes every half-made upload, so the
 service starts from whole versions only. Then, unless asked to serve the API only, the validator
-(``validation``) and the ladder (``ladder``) run as tasks in the same nursery as the server.
+(``validation``) and the ladder (``ladder``) run as tasks in the same nursery as the server;
+the ladder's tables are played in table worker processes (``tableworker_pool``), so the web
+pages and the games do not share one process and one core.
 They need the contest's lock (``LOCK``, a ``flock`` the kernel drops when the process dies,
 however it dies): with it held, every validation lease and claimed table in the store is a dead
 predecessor's, so both are replayed at once. They also need the referee's gRPC, which runs on an
@@ -77,10 +79,12 @@ def hypercorn_config(listen: Listen) -> HypercornConfig:
 
 
 async def serve_contest(contest: Contest, listen: Listen,
-                        announce: Callable[[list[str]], None], games: bool = False) -> None:
+                        announce: Callable[[list[str]], None], games: bool = False,
+                        workers: int = 1) -> None:
     """Serve ``contest`` until cancelled; ``announce`` gets the URLs once they listen.
     ``games``: run the validator and the ladder too (under ``bridge.run`` only; ``LeaseError``
-    when another service runs this contest's games)."""
+    when another service runs this contest's games), the ladder's tables in ``workers`` table
+    worker processes (0: in this process, one at a time; ``ladder``)."""
     app = with_pages(make_app(contest), contest)  # the web pages (craits.contest.web)
     with contextlib.ExitStack() as stack:
         async with trio.open_nursery() as nursery:
@@ -91,7 +95,7 @@ async def serve_contest(contest: Contest, listen: Listen,
                 run = ContestRun(contest.directory, contest.config, contest.store,
                                  contest.clock)
                 nursery.start_soon(validation_loop, run)
-                nursery.start_soon(Ladder(run, live=contest.live).run)
+                nursery.start_soon(Ladder(run, live=contest.live, workers=workers).run)
             announce(binds)
 
 

@@ -1,0 +1,192 @@
+"""Playing one claimed ladder table: in the service's own process, or in a table worker process.
+
+``play_table`` is the one way a table is played: its missing seatings through ``dealsets``
+(fair play unchanged: every version sandboxed, seating-major, one process per seating), each game
+recorded in the store as it ends (``ladderstore.record_game``: one transaction, ``UNIQUE
+(table_id, rotation)``), and each game shown live through a ``LiveFeed``.
+
+A table worker process (``python -m craits.contest.tableworker FD``, started by
+``tableworker_pool``) runs ``play_table`` for each ``TableOrder`` the service sends over its
+socket pair (a ``multiprocessing`` connection, as tournament workers have), one table at a time,
+with its own referee and its own connection to the store. It records its games itself, so that
+a game's whole record (hidden cards included) goes from the worker's referee into SQLite and
+nowhere else, and the web process neither encodes records nor waits on their fsync. What the
+service gets is only what spectators may see: each game's public steps, made here with
+``live.PublicSteps`` (redaction at source), the recorded game's id, and the table's end.
+
+Exactly once: the service gives a claimed table to one worker at a time, and a seating recorded
+twice (a worker that recorded a game just as the service gave up on it) is ignored by the
+store's ``UNIQUE`` guard. A worker ends as soon as its connection does: the service let it go,
+or died (kill -9 included: the kernel closes its end). The table in play is then cancelled (a
+game already over is still recorded: ``play_deal_set`` shields that) and its bots are stopped,
+so no worker plays on for a dead service; the next ``serve`` replays the missing seatings.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Protocol
+
+import trio
+
+from craits.dealkey import DealKey
+from craits.engine import Game
+from craits.exception_groups import sole_exception
+from craits.referee import bridge
+from craits.tournament.plan.schedule import Job
+from craits.tournament.run.botpool import BotPoolError
+from craits.tournament.run.worker_process import receive
+from craits.tournament.store.game_records import FinishedGame
+
+from .dealsets import Entrant, Setting, play_deal_set
+from .ladderstore import game_at, record_game
+from .live import PublicSteps
+from .store import ContestStore
+
+
+@dataclass(frozen=True, slots=True)
+class TableOrder:
+    """One claimed table to play: what ``play_table`` needs, and nothing of the store's."""
+
+    table_id: int
+    entrants: tuple[Entrant, ...]
+    """The versions in the seat order of the first seating, labelled ``v<id>``."""
+    versions: tuple[int, ...]
+    """Each entrant's version id."""
+    names: tuple[str, ...]
+    """Each entrant's name for spectators (``owner vN``)."""
+    key: DealKey
+    """The table's own deal key (``ladderstore.table_key``)."""
+    seatings: tuple[int, ...]
+    """The seatings still to play."""
+    log_dir: Path
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSetup:
+    """What a table worker is told once, before its first table."""
+
+    store: Path
+    setting: Setting
+
+
+class LiveFeed(Protocol):
+    """Where the games of a table are shown while played: ``LiveGames`` in the service's
+    process, the socket to the service in a worker."""
+
+    def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
+        """A new live game; its observer for the referee."""
+        ...
+
+    def end(self, key: str, game: int | None) -> None:
+        """Game ``key`` was recorded as ``game``."""
+        ...
+
+
+async def play_table(order: TableOrder, setting: Setting, store: ContestStore,
+                     clock: Callable[[], float], live: LiveFeed) -> None:
+    """Play the order's seatings, recording each game and showing it live (module doc).
+    Raises ``BotPoolError`` as ``play_deal_set`` does (the table cannot be played)."""
+    labels = {e.label: v for e, v in zip(order.entrants, order.versions, strict=True)}
+    names = {e.label: n for e, n in zip(order.entrants, order.names, strict=True)}
+
+    async def record(job: Job, game: FinishedGame) -> None:
+        record_game(store, order.table_id, job.rotation, [labels[s] for s in job.seats],
+                    game, job.game_id, clock(), (job.seed, job.rules_json))
+        live.end(f"{order.table_id}-{job.rotation}", game_at(store, order.table_id,
+                                                              job.rotation))
+
+    def watch(job: Job) -> Callable[[Game], None]:
+        return live.start(f"{order.table_id}-{job.rotation}", [names[s] for s in job.seats])
+
+    await play_deal_set(order.entrants, order.key, setting, order.log_dir, record,
+                        order.seatings, watch)
+
+
+class SentFeed:
+    """A worker's ``LiveFeed``: public steps (``PublicSteps``), sent to the service."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
+        self._conn.send(("live", key, tuple(seats)))
+        public = PublicSteps(tuple(seats))
+
+        def observe(game: Game) -> None:
+            step = public.next(game)
+            if step is not None:
+                self._conn.send(("step", key, step, game.is_over))
+
+        return observe
+
+    def end(self, key: str, game: int | None) -> None:
+        self._conn.send(("recorded", key, game))
+
+
+async def serve(conn: Connection, setup: WorkerSetup) -> None:
+    """Play each table the service sends, one at a time, until it closes the connection."""
+    store = ContestStore.open(setup.store)
+    try:
+        while (order := await receive(conn)) is not None:
+            assert isinstance(order, TableOrder), "the service sent something else as a table"
+            outcome = await _play_watched(conn, order, setup.setting, store)
+            if outcome is None:
+                return  # the service is gone (or let us go) mid-table
+            conn.send(outcome)
+    except (BrokenPipeError, ConnectionResetError):
+        return  # the service is gone: nobody to tell
+    finally:
+        store.close()
+
+
+async def _play_watched(conn: Connection, order: TableOrder, setting: Setting,
+                        store: ContestStore) -> tuple[str, str] | None:
+    """Play the table while watching the connection: the service sends nothing while a table
+    is played, so the connection turning readable means it closed; the table is cancelled
+    then (None). Else ``("done", "")`` or ``("void", why)``."""
+    outcome: tuple[str, str] | None = None
+    async with trio.open_nursery() as nursery:
+
+        async def closed() -> None:
+            await trio.lowlevel.wait_readable(conn.fileno())
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(closed)
+        try:
+            await play_table(order, setting, store, time.time, SentFeed(conn))
+            outcome = ("done", "")
+        except BotPoolError as exc:
+            outcome = ("void", str(exc))
+        except BaseExceptionGroup as group:
+            error = sole_exception(group)
+            if not isinstance(error, BotPoolError):
+                raise
+            outcome = ("void", str(error))
+        nursery.cancel_scope.cancel()
+    return outcome
+
+
+def main(argv: list[str]) -> int:
+    """Entry point: ``FD`` is this end of the socket pair to the service."""
+    conn = Connection(int(argv[0]))
+    try:
+        setup: WorkerSetup = conn.recv()
+    except EOFError:
+        return 0
+    try:
+        bridge.run(serve, conn, setup)  # the referee's gRPC: trio hosted by asyncio
+    except KeyboardInterrupt:  # the service was interrupted too; it says what to do
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # run from the module's importable copy: the service pickles
+    from craits.contest import tableworker  # its own TableOrder, not this __main__'s
+
+    sys.exit(tableworker.main(sys.argv[1:]))
