@@ -1,260 +1,367 @@
-"""The contest's pages under a bounded load of readers on loopback, while games are played.
+"""The contest's pages under a bounded load of readers on loopback, while the real service plays
+its ladder.
 
-Usage: ``.venv/bin/python benchmarks/contest_web_bench.py [--pollers 200] [--watchers 50]
-[--seconds 20] [--poll-s 1.0] [--move-ms 1]``
+Usage::
 
-Two runs, each against a fresh contest served by a child process (``craits contest serve``'s
-own ``serve_contest``, Hypercorn's trio worker, a real SQLite store) that plays games without
-pause beside the server: the referee's ``play_game`` between random in-process seats that
-take ``--move-ms`` a move (as a quick bot does; a game then lasts about a second), watched
-by the contest's ``LiveGames`` and recorded and published as the ladder does (the sandboxed
-bots are left out: they cost the same with or without readers, and would hide the pages' cost
-in their start-up). The first run has no readers; the second has ``--pollers`` clients each
-fetching the leaderboard every ``--poll-s`` seconds and ``--watchers`` clients each following a
-live game's stream to its end, then the next. Printed: the page latencies (median, p99, max),
-the steps the watchers received, games per second with and without readers, and the server's
-resident memory at the start and the end of each run. The readers run here, in one trio loop
-(httpx), the server in its own process: they do not share a GIL.
+    .venv/bin/python benchmarks/contest_web_bench.py [--loads 50/10,200/50] [--seconds 30]
+        [--repeats 3] [--poll-s 1.0] [--bots 3] [--serve-args "--workers 2"] [--no-etag]
+
+The service is the real one, as an organiser runs it: ``craits contest init``, ``add``, then
+``craits contest serve`` as a process of its own (``--serve-args``, by default ``--workers 2``:
+the ladder's tables are played in table worker processes, which record their games and send the
+web process each game's public steps for the live pages), and ``submit`` over HTTP of one-file
+bots playing the bundled random bot (the quickest real bot: sandboxed, validated, seated by the
+matchmaker, every game on the live pages). Once games are being recorded, windows of
+``--seconds`` follow in one run, without readers and with them, each load bracketed by windows
+without: ``quiet, load 1, quiet, load 2, quiet, ...``, ``--repeats`` times; a load's games per
+second is compared with the mean of the two quiet windows around it, so the service's own
+drift (a ladder warming up, the machine's other work) does not pass for the readers' cost.
+
+The readers, in this process, on one trio loop, one httpx client reusing its connections:
+
+- a poller is a contestant keeping the leaderboard open: ``GET /`` every ``--poll-s`` seconds,
+  with the ``If-None-Match`` of the last page it got, as a browser revalidating does (a ``304``
+  when the board has not changed; ``--no-etag`` asks for the whole page every time);
+- a watcher is a spectator on "TV": ``GET /live`` (the list), then one of the games listed
+  followed over its stream (``/live/KEY/events``) to its end, then again.
+
+Printed per window: games/s, the page latencies (median, p99, max over every poll and every
+list fetch), the watchers' streams and steps, errors, the service's RSS (the web process; the
+table workers' beside it) and the web process's CPU time per page request over the quiet rate
+(``/proc``'s utime+stime: what a request costs the server, the readers' own CPU excluded), and
+this process's CPU (the readers' cost, which shares the machine's cores).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
+import shlex
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 import trio
 
-HERE = Path(__file__).resolve()
+CRAITS = [sys.executable, "-m", "craits"]
+_URL = re.compile(r"serving .* at (https?://\S+)")
+_LIVE = re.compile(r'href="/live/([^"]+)"')
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
-# ---- the server's side (the child process) --------------------------------------------------
+def craits(*args: str | Path) -> str:
+    """One ``craits`` command to its end; its stdout."""
+    done = subprocess.run([*CRAITS, *map(str, args)], capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"craits {' '.join(map(str, args))} failed:\n{done.stderr}")
+    return done.stdout
 
 
-def serve(directory: Path, move_s: float) -> None:
-    """Serve the contest in ``directory`` and play games in it until killed."""
-    from craits.contest.service import Listen, open_contest, serve_contest
-
-    contest = open_contest(directory)
-
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(serve_contest, contest, Listen("127.0.0.1", 0),
-                               lambda urls: print(urls[0], flush=True))
-            nursery.start_soon(play_forever, contest, move_s)
-
-    trio.run(main)
+# ---- the service: its process, memory, CPU and games ---------------------------------------
 
 
-async def play_forever(contest: object, move_s: float) -> None:
-    """Games one after another, each watched live, recorded and the board republished."""
-    from craits.contest.api import Contest
-    from craits.contest.board import board_rows
-    from craits.contest.ladderstore import (
-        claim_table,
-        finish_table,
-        game_at,
-        publish_board,
-        record_game,
-        scored_games,
-    )
-    from craits.engine import Move, Rules
-    from craits.referee.game import GameSpec, play_game
-    from craits.referee.seats import Decision, InProcessSeat
-    from craits.tournament.store.game_records import FinishedGame, PlayLog
+def serve(contest: Path, more: list[str]) -> tuple[subprocess.Popen[str], str]:
+    """``craits contest serve`` on a free port; the process and its URL once it listens."""
+    process = subprocess.Popen([*CRAITS, "contest", "serve", str(contest), "--port", "0", *more],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    found: list[str] = []
+    ready = threading.Event()
 
-    assert isinstance(contest, Contest)
+    def read() -> None:  # drains stderr for the whole run (a full pipe would stall it)
+        assert process.stderr is not None
+        for line in process.stderr:
+            match = _URL.search(line)
+            if match and not found:
+                found.append(match.group(1))
+                ready.set()
 
-    class Thinking(InProcessSeat):
-        """A random player that thinks ``move_s`` a move, as a quick bot does."""
-
-        async def decide(self, decision: Decision) -> Move:
-            await trio.sleep(move_s)
-            return await super().decide(decision)
-
-    store = contest.store
-    versions = [v for c in store.contestants() for v in store.playing_versions(c.id, 1)]
-    names = [f"{c.name} v1" for c in store.contestants()]
-    rules = Rules(short_game=True)
-    rng = random.Random(1)
-    for seed in range(1_000_000):
-        table = claim_table(store, [v.id for v in versions], "bench", time.time())
-        key = f"{table.id}-0"
-        seats = [Thinking(n, lambda obs, r: rng.choice(obs.legal_moves)) for n in names]
-        started = time.time()
-        result = await play_game(GameSpec(f"g{table.id}", rules, seed), seats,
-                                 watch=contest.live.start(key, names))
-        finished = FinishedGame("contest", 0, result.totals, result.places, result.strikes,
-                                result.forfeited, started, time.time(),
-                                PlayLog.of(result.moves, result.faults),
-                                {"hands_played": result.outcome.hands_played})
-        record_game(store, table.id, 0, [v.id for v in versions], finished, f"g{table.id}",
-                    time.time(), (seed, rules.to_json()))
-        finish_table(store, table.id, time.time())
-        contest.live.end(key, game_at(store, table.id, 0))
-        rows = await trio.to_thread.run_sync(board_rows, scored_games(store), versions,
-                                             store.contestants(), 4)
-        publish_board(store, rows, time.time())
-        await trio.sleep(0)
+    threading.Thread(target=read, daemon=True).start()
+    if not ready.wait(60):
+        process.kill()
+        raise SystemExit("serve did not start within 60 s")
+    return process, found[0]
 
 
-def make(directory: Path) -> None:
-    """A contest of three rated versions."""
-    from craits.contest.store import ContestStore, NewVersion
-    from craits.contest.template import contest_toml
-    from craits.contest.tokens import new_token, token_digest
-    from craits.contest.versions import VersionState
-
-    directory.mkdir(parents=True)
-    (directory / "contest.toml").write_text(contest_toml("Bench cup"))
-    store = ContestStore.open(directory / "contest.db")
-    for name in ("alice", "bob", "carol"):
-        contestant = store.add_contestant(name, token_digest(new_token()), 0.0)
-        version, _ = store.record_upload(contestant.id, NewVersion(
-            name * 8, "bot.py", "python bot.py", "python", 1, 10), time.time())
-        store.set_state(version.id, VersionState.RATED, time.time())
-    store.close()
+def proc_stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
-# ---- the readers' side (this process) -------------------------------------------------------
+def cpu_s(pid: int) -> float:
+    """User and system CPU seconds ``pid`` has used."""
+    fields = proc_stat(pid)
+    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def workers_of(pid: int) -> list[int]:
+    """The service's table worker processes (its Python children; bots are theirs)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdecimal():
+            try:
+                if int(proc_stat(int(entry.name))[1]) == pid and b"python" in (
+                        entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+def games_of(contest: Path) -> int:
+    """Games recorded so far, read from the store itself."""
+    db = sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10)
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    finally:
+        db.close()
+
+
+# ---- the readers (this process) -------------------------------------------------------------
+
+
+@dataclass
 class Tally:
-    """What the readers measured."""
+    """What the readers measured in one window."""
 
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.steps = 0
-        self.streams = 0
-        self.errors = 0
+    latencies: list[float] = field(default_factory=list)
+    polls: int = 0
+    not_modified: int = 0
+    streams: int = 0
+    steps: int = 0
+    errors: int = 0
 
 
-async def poller(client: httpx.AsyncClient, tally: Tally, poll_s: float, until: float) -> None:
-    """A contestant keeping the leaderboard open without scripts: a fetch every ``poll_s``."""
+async def poller(client: httpx.AsyncClient, tally: Tally, poll_s: float, etag: bool) -> None:
+    """A contestant keeping the leaderboard open (module doc)."""
     await trio.sleep(random.random() * poll_s)  # spread the first requests
-    while trio.current_time() < until:
-        t = time.perf_counter()
+    seen: str | None = None
+    while True:
+        headers = {"If-None-Match": seen} if etag and seen else {}
+        started = time.perf_counter()
         try:
-            response = await client.get("/")
-            response.raise_for_status()
-            tally.latencies.append(time.perf_counter() - t)
+            response = await client.get("/", headers=headers)
+            if response.status_code not in (200, 304):
+                response.raise_for_status()
+            tally.latencies.append(time.perf_counter() - started)
+            tally.polls += 1
+            tally.not_modified += response.status_code == 304
+            seen = response.headers.get("etag", seen)
         except httpx.HTTPError:
             tally.errors += 1
         await trio.sleep(poll_s)
 
 
-async def watcher(client: httpx.AsyncClient, tally: Tally, until: float) -> None:
-    """A spectator on "TV": the live list, then one game's stream to its end, then again."""
-    while trio.current_time() < until:
-        t = time.perf_counter()
-        listing = (await client.get("/live")).text
-        tally.latencies.append(time.perf_counter() - t)
-        if 'href="/live/' not in listing:
-            await trio.sleep(0.05)
-            continue
-        key = listing.split('href="/live/')[1].split('"')[0]
+async def watcher(client: httpx.AsyncClient, tally: Tally) -> None:
+    """A spectator on "TV" (module doc)."""
+    await trio.sleep(random.random())
+    while True:
+        started = time.perf_counter()
         try:
-            async with client.stream("GET", f"/live/{key}/events") as response:
+            listing = await client.get("/live")
+            listing.raise_for_status()
+        except httpx.HTTPError:
+            tally.errors += 1
+            await trio.sleep(0.5)
+            continue
+        tally.latencies.append(time.perf_counter() - started)
+        keys = _LIVE.findall(listing.text)
+        if not keys:
+            await trio.sleep(0.2)
+            continue
+        try:
+            async with client.stream("GET", f"/live/{random.choice(keys)}/events") as response:
                 tally.streams += 1
                 async for line in response.aiter_lines():
                     if line.startswith("data: ["):
                         tally.steps += line.count('"i": ')
-                    elif line.startswith("event: end") or trio.current_time() >= until:
+                    elif line.startswith("event: end"):
                         break
         except httpx.HTTPError:
             tally.errors += 1
 
 
-def rss_kb(pid: int) -> int:
-    """The server's resident memory, to see it stay flat under readers."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One window's measures."""
+
+    pollers: int
+    watchers: int
+    seconds: float
+    games: int
+    tally: Tally
+    server_cpu_s: float
+    client_cpu_s: float
+    rss_mb: float
+    workers_rss_mb: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    def latency_ms(self, q: float) -> float:
+        ordered = sorted(self.tally.latencies)
+        if not ordered:
+            return 0.0
+        return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-def games_of(directory: Path) -> int:
-    """Games recorded so far, read from the store itself (games/s, with and without readers)."""
-    import sqlite3
+def window(url: str, contest: Path, pid: int, pollers: int, watchers: int, seconds: float,
+           poll_s: float, etag: bool) -> Window:
+    """``seconds`` of the service with ``pollers`` and ``watchers`` reading it."""
+    tally = Tally()
+    games0, server0, client0 = games_of(contest), cpu_s(pid), time.process_time()
+    started = time.perf_counter()
 
-    with sqlite3.connect(directory / "contest.db") as db:
-        count: int = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    return count
-
-
-def run(pollers: int, watchers: int, seconds: float, poll_s: float, move_ms: float
-        ) -> dict[str, float]:
-    """One run against a fresh served contest; its measures."""
-    with tempfile.TemporaryDirectory() as tmp:
-        directory = Path(tmp) / "cup"
-        make(directory)
-        child = subprocess.Popen([sys.executable, str(HERE), "--serve", str(directory),
-                                  "--move-ms", str(move_ms)],
-                                 stdout=subprocess.PIPE, text=True)
-        try:
-            assert child.stdout is not None
-            url = child.stdout.readline().strip()
-            time.sleep(1.0)  # warm up: the first games and board
-            rss0, games0, t0 = rss_kb(child.pid), games_of(directory), time.perf_counter()
-            tally = Tally()
-
-            async def main() -> None:
-                until = trio.current_time() + seconds
-                limits = httpx.Limits(max_connections=pollers + watchers + 10)
-                async with (httpx.AsyncClient(base_url=url, timeout=30, limits=limits)
-                            as client, trio.open_nursery() as nursery):
+    async def main() -> None:
+        limits = httpx.Limits(max_connections=pollers + watchers + 10,
+                              max_keepalive_connections=pollers + watchers + 10)
+        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+            with trio.move_on_after(seconds):
+                async with trio.open_nursery() as nursery:
                     for _ in range(pollers):
-                        nursery.start_soon(poller, client, tally, poll_s, until)
+                        nursery.start_soon(poller, client, tally, poll_s, etag)
                     for _ in range(watchers):
-                        nursery.start_soon(watcher, client, tally, until)
-                    await trio.sleep(seconds)
+                        nursery.start_soon(watcher, client, tally)
 
-            trio.run(main)
-            elapsed = time.perf_counter() - t0
-            games = games_of(directory) - games0
-            rss1 = rss_kb(child.pid)
-        finally:
-            child.kill()
-            child.wait()
-    lat = sorted(tally.latencies) or [0.0]
-    return {"games_per_s": games / elapsed, "requests": len(tally.latencies),
-            "median_ms": statistics.median(lat) * 1000,
-            "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
-            "max_ms": lat[-1] * 1000, "steps": tally.steps, "streams": tally.streams,
-            "errors": tally.errors, "rss_start_mb": rss0 / 1024, "rss_end_mb": rss1 / 1024}
+    trio.run(main)
+    elapsed = time.perf_counter() - started
+    return Window(pollers, watchers, elapsed, games_of(contest) - games0, tally,
+                  cpu_s(pid) - server0, time.process_time() - client0, rss_mb(pid),
+                  sum(rss_mb(w) for w in workers_of(pid)))
+
+
+# ---- the run ---------------------------------------------------------------------------------
+
+
+def start_contest(root: Path, bots: int, more: list[str]
+                  ) -> tuple[subprocess.Popen[str], str, Path]:
+    """A contest served with ``bots`` random bots uploaded; returns once games are recorded."""
+    contest = root / "contest"
+    craits("contest", "init", contest, "--name", "Bench cup")
+    tokens = {}
+    for i in range(bots):
+        out = craits("contest", "add", f"random-{i}", "--dir", contest, "--json")
+        found = re.search(r'"token":\s*"([^"]+)"', out)
+        assert found is not None, out
+        tokens[f"random-{i}"] = found.group(1)
+    process, url = serve(contest, more)
+    for name, token in tokens.items():
+        source = root / f"{name}.py"
+        source.write_text("from craits_bots.random import RandomBot\nfrom craits_sdk import run\n"
+                          f"\nrun(RandomBot())\n# {name}\n")
+        craits("contest", "submit", "--server", url, "--token", token, source)
+    deadline = time.monotonic() + 300
+    while games_of(contest) < 10:  # validated, seated, playing
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit("the service recorded no games within 5 minutes")
+        time.sleep(1)
+    return process, url, contest
+
+
+def parse_loads(text: str) -> list[tuple[int, int]]:
+    loads = []
+    for part in text.split(","):
+        pollers, _, watchers = part.partition("/")
+        loads.append((int(pollers), int(watchers or 0)))
+    return loads
+
+
+def report(load: Window, before: Window, after: Window) -> str:
+    """One load's line: against the quiet windows around it."""
+    quiet = (before.games_per_s + after.games_per_s) / 2
+    quiet_cpu = (before.server_cpu_s / before.seconds + after.server_cpu_s / after.seconds) / 2
+    requests = len(load.tally.latencies)
+    extra_ms = 1000 * (load.server_cpu_s - quiet_cpu * load.seconds) / max(requests, 1)
+    ratio = load.games_per_s / quiet if quiet else float("nan")
+    t = load.tally
+    return (f"{load.pollers:>4}/{load.watchers:<3} {load.games_per_s:5.2f} ({quiet:4.2f}) "
+            f"{ratio:5.0%}  {statistics.median(t.latencies or [0]) * 1000:6.1f} "
+            f"{load.latency_ms(0.99):7.1f} {load.latency_ms(1.0):7.1f}  {requests:6d} "
+            f"{t.not_modified:6d} {t.streams:5d} {t.steps:7d} {t.errors:4d}  "
+            f"{extra_ms:5.2f} {load.client_cpu_s / load.seconds:5.0%}  "
+            f"{load.rss_mb:5.1f} {load.workers_rss_mb:6.1f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pollers", type=int, default=200)
-    parser.add_argument("--watchers", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--poll-s", type=float, default=1.0)
-    parser.add_argument("--move-ms", type=float, default=1.0)
-    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--loads", default="50/10,200/50",
+                        help="comma-separated POLLERS/WATCHERS, one load window each")
+    parser.add_argument("--seconds", type=float, default=30.0, help="each window's length")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--poll-s", type=float, default=1.0, help="a poller's interval")
+    parser.add_argument("--bots", type=int, default=3, help="contestants (random bots)")
+    parser.add_argument("--serve-args", default="--workers 2",
+                        help="more arguments for craits contest serve")
+    parser.add_argument("--no-etag", action="store_true",
+                        help="pollers fetch the whole page every time (no If-None-Match)")
     args = parser.parse_args()
-    if args.serve is not None:
-        serve(args.serve, args.move_ms / 1000)
-        return
-    quiet = run(0, 0, args.seconds, args.poll_s, args.move_ms)
-    loaded = run(args.pollers, args.watchers, args.seconds, args.poll_s, args.move_ms)
-    print(f"without readers: {quiet['games_per_s']:.2f} games/s, server RSS "
-          f"{quiet['rss_start_mb']:.0f} -> {quiet['rss_end_mb']:.0f} MB")
-    print(f"with {args.pollers} pollers (every {args.poll_s:g} s) and {args.watchers} "
-          f"watchers, {args.seconds:g} s: {loaded['games_per_s']:.2f} games/s "
-          f"({loaded['games_per_s'] / quiet['games_per_s']:.0%} of without)")
-    print(f"  page latency: median {loaded['median_ms']:.1f} ms, p99 {loaded['p99_ms']:.1f} ms, "
-          f"max {loaded['max_ms']:.1f} ms over {loaded['requests']:.0f} requests, "
-          f"{loaded['errors']:.0f} errors")
-    print(f"  streams followed: {loaded['streams']:.0f}, steps received: "
-          f"{loaded['steps']:.0f}")
-    print(f"  server RSS {loaded['rss_start_mb']:.0f} -> {loaded['rss_end_mb']:.0f} MB")
+    loads = parse_loads(args.loads)
+    etag = not args.no_etag
+    print(f"pollers: GET / every {args.poll_s:g} s"
+          f"{' with If-None-Match of the last page' if etag else ', whole page each time'}; "
+          "watchers: GET /live, then one listed game's /live/KEY/events to its end, again; "
+          f"one trio loop, httpx, connections reused; windows of {args.seconds:g} s; "
+          f"serve {args.serve_args or '(defaults)'}; {args.bots} random bots", flush=True)
+    with tempfile.TemporaryDirectory(prefix="contest-web-bench-") as tmp:
+        process, url, contest = start_contest(Path(tmp), args.bots, shlex.split(args.serve_args))
+        try:
+            print(f"serving at {url}; games recorded before the first window: "
+                  f"{games_of(contest)}", flush=True)
+
+            def quiet() -> Window:
+                return window(url, contest, process.pid, 0, 0, args.seconds, args.poll_s, etag)
+
+            lines: list[str] = []
+            quiet_rates = []
+            rss = [rss_mb(process.pid)]
+            last = quiet()
+            quiet_rates.append(last.games_per_s)
+            for _ in range(args.repeats):
+                for pollers, watchers in loads:
+                    load = window(url, contest, process.pid, pollers, watchers, args.seconds,
+                                  args.poll_s, etag)
+                    after = quiet()
+                    quiet_rates.append(after.games_per_s)
+                    rss.append(load.rss_mb)
+                    lines.append(report(load, last, after))
+                    print(lines[-1], flush=True)
+                    last = after
+            rss.append(rss_mb(process.pid))
+        finally:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    print("\nload: pollers/watchers; games/s (quiet around it) ratio; page latency ms median "
+          "p99 max; page requests, of them 304; streams, steps, errors; web process CPU ms "
+          "per request over quiet; readers' CPU share; web RSS MB, workers' RSS MB")
+    for line in lines:
+        print(line)
+    print(f"quiet windows' games/s: {', '.join(f'{r:.2f}' for r in quiet_rates)}")
+    print(f"web process RSS over the run (MB): {', '.join(f'{r:.1f}' for r in rss)}")
 
 
 if __name__ == "__main__":
