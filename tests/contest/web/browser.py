@@ -5,6 +5,12 @@ update that arrives later over Server-Sent Events).
 ``--remote-debugging-pipe`` makes Chromium read commands on its fd 3 and write answers on fd 4,
 each a JSON message ended by a NUL byte: no port, no WebSocket, nothing to install. The flags
 are those of ``tests/report/test_browser.py``.
+
+Every document the tab opens records the Content-Security-Policy violations it reports (the
+``securitypolicyviolation`` event, which fires for each blocked script, style or connection) in
+the tab's ``sessionStorage``, so they add up across the pages of one origin and a test can
+ask for them at its end (``csp_violations``): a policy that blocked a page's own script would
+otherwise show only as a page that quietly does less.
 """
 
 from __future__ import annotations
@@ -21,6 +27,16 @@ from tests.report.test_browser import chromium
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync")
+
+
+CSP_WATCH = """
+window.addEventListener("securitypolicyviolation", (e) => {
+  const seen = JSON.parse(sessionStorage.getItem("csp-violations") || "[]");
+  seen.push(`${location.pathname}: ${e.violatedDirective} blocked ${e.blockedURI}`);
+  sessionStorage.setItem("csp-violations", JSON.stringify(seen));
+});
+"""
+"""Run in every new document before its own scripts (module doc)."""
 
 
 class Browser:
@@ -50,6 +66,8 @@ class Browser:
                                   flatten=True)["sessionId"]
         self.call("Emulation.setDeviceMetricsOverride", session=True, width=width,
                   height=height, deviceScaleFactor=1, mobile=width < 600)
+        self.call("Page.enable", session=True)  # for the script below to run in each page
+        self.call("Page.addScriptToEvaluateOnNewDocument", session=True, source=CSP_WATCH)
 
     def call(self, method: str, session: bool = False, **params: Any) -> dict[str, Any]:
         """Send one command and wait for its answer (events in between are dropped)."""
@@ -92,6 +110,12 @@ class Browser:
         """The visible text of the first element matching ``selector`` ('' if none)."""
         value = self.js(f"(document.querySelector({json.dumps(selector)}) || {{}}).innerText")
         return value or ""
+
+    def csp_violations(self) -> list[str]:
+        """The policy violations reported so far by this origin's pages in the tab."""
+        found = self.js("JSON.parse(sessionStorage.getItem('csp-violations') || '[]')")
+        assert isinstance(found, list)
+        return [str(v) for v in found]
 
     def screenshot(self, path: Path) -> None:
         """A PNG of the whole page."""

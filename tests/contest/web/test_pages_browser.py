@@ -46,6 +46,7 @@ def browser(tmp_path: Path) -> Iterator[Browser]:
     b = Browser(tmp_path / "profile")
     try:
         yield b
+        assert b.csp_violations() == []  # the policy blocked nothing the pages need
     finally:
         b.close()
 

@@ -9,28 +9,48 @@ then an explicit ``end`` naming the recorded game (whose page, ``/games/ID``, sh
 hands). A reconnecting ``EventSource`` sends the last step it
 got (``Last-Event-ID``) and gets only the steps after it.
 
+**The delay.** With ``[web] live_delay_s`` = D, a spectator is shown a step, and a game's end,
+only once it is D seconds old (``Step.at``, ``LiveGame.ended_at``: when the service got them),
+on every page and stream here alike: the list counts only the steps shown and keeps a game
+listed until its end is shown; the page and the stream hold the rest back and send it when it
+comes of age. The organiser's view (``organiser.py``) is not delayed.
+
+A page made from ``live.html`` needs the site to serve ``/static`` (``assets.static_files``):
+its script is ``live.js``, not inline.
+
 Everything here reads ``craits.contest.live``, which holds nothing but redacted public events:
 what a spectator may see is decided there, not in a template.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
-from collections.abc import AsyncIterator
+import math
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import trio
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..live import LiveGame, LiveGames
+from ..live import LiveGame, LiveGames, Step
 
 
 def live_games(request: Request) -> LiveGames:
     """The contest's live games (``Contest.live``)."""
     live: LiveGames = request.app.state.site.contest.live
     return live
+
+
+def live_delay(request: Request) -> float:
+    """The site's delay for spectators (``app.state.live_delay_s``: the contest's ``[web]
+    live_delay_s``); none on a site that sets none (a tournament's)."""
+    delay: float = getattr(request.app.state, "live_delay_s", 0.0)
+    return delay
 
 
 def live_game(request: Request) -> LiveGame:
@@ -42,20 +62,74 @@ def live_game(request: Request) -> LiveGame:
     return game
 
 
-def listing(live: LiveGames) -> list[dict[str, Any]]:
-    """The games being played now, for the list page: key, seats, steps so far."""
-    return [{"key": g.key, "seats": g.seats, "steps": len(g.steps)}
-            for g in live.playing.values()]
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A live game as a spectator is shown it now: the steps old enough, and the end once it
+    is."""
+
+    key: str
+    seats: tuple[str, ...]
+    steps: Sequence[Step]
+    ended: bool
+    game: int | None
+    """The recorded game's id, once the end is shown."""
 
 
-async def live_events(request: Request) -> Response:
-    """One game's public steps (event ``steps``, a list; id = the last one's index), then
-    ``end``."""
-    game = live_game(request)
-    after = _last_event_id(request)
+def shown(game: LiveGame, delay: float, now: float) -> Shown:
+    """What of ``game`` a spectator sees at ``now`` with ``delay`` (module doc)."""
+    if delay <= 0:
+        return Shown(game.key, game.seats, game.steps, game.ended, game.game)
+    visible = bisect.bisect_right(game.steps, now - delay, key=lambda s: s.at)
+    ended = game.ended and game.ended_at + delay <= now
+    return Shown(game.key, game.seats, game.steps[:visible], ended,
+                 game.game if ended else None)
+
+
+def listing(live: LiveGames, delay: float = 0.0, now: float = 0.0) -> list[dict[str, Any]]:
+    """The games being played as spectators see them, for the list page: key, seats, steps
+    shown so far (a game stays listed until its end is shown)."""
+    games = [*live.playing.values(), *(g for g in live.ended.values()
+                                       if delay > 0 and g.ended_at + delay > now)]
+    return [{"key": g.key, "seats": g.seats, "steps": len(shown(g, delay, now).steps)}
+            for g in games]
+
+
+async def delayed(game: LiveGame, delay: float) -> AsyncIterator[list[Step] | None]:
+    """``game.follow()`` as a spectator sees it with ``delay``: every step once it is that
+    old, in batches (all those come of age at once), then None once the end is."""
+    if delay <= 0:
+        async for batch in game.follow():
+            yield batch
+        return
+    sent = 0
+    while True:
+        changed = game.changed
+        now = trio.current_time()
+        view = shown(game, delay, now)
+        if sent < len(view.steps):
+            batch = list(view.steps[sent:])
+            sent = len(view.steps)
+            yield batch
+            continue
+        if view.ended:
+            yield None
+            return
+        due = math.inf
+        if sent < len(game.steps):
+            due = game.steps[sent].at + delay
+        elif game.ended:
+            due = game.ended_at + delay
+        with trio.move_on_at(due):
+            await changed.wait()
+
+
+def stream(game: LiveGame, batches: AsyncIterator[list[Step] | None], request: Request
+           ) -> Response:
+    """The Server-Sent Events answer for ``batches`` of ``game``."""
 
     async def events() -> AsyncIterator[ServerSentEvent]:
-        async for batch in game.follow():
+        after = last_event_id(request)
+        async for batch in batches:
             if batch is None:
                 yield ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
                 return
@@ -67,7 +141,14 @@ async def live_events(request: Request) -> Response:
     return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
 
 
-def _last_event_id(request: Request) -> int:
+async def live_events(request: Request) -> Response:
+    """One game's public steps as a spectator sees them (event ``steps``, a list; id = the
+    last one's index), then ``end``."""
+    game = live_game(request)
+    return stream(game, delayed(game, live_delay(request)), request)
+
+
+def last_event_id(request: Request) -> int:
     """The last step a reconnecting reader got (-1: none)."""
     value = request.headers.get("last-event-id", "")
     return int(value) if value.isdecimal() else -1

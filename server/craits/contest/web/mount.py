@@ -1,6 +1,6 @@
 """How the pages join the contest's application: after the API's routes, so ``/api/...`` and
 ``/openapi.json`` keep answering JSON and every other path is a page (a 404 there is a page
-too)."""
+too); and the security headers (``headers.py``) on every answer of both."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from craits.ratings.results import ScoredGame
 
 from ..api import Contest
 from ..ladderstore import scored_games
+from .headers import SecurityHeaders
 from .pages import pages_app
 
 
@@ -24,6 +25,7 @@ def recorded_games(contest: Contest) -> Sequence[ScoredGame]:
 
 
 def with_pages(app: Starlette, contest: Contest) -> Starlette:
-    """``app`` (the API) with the pages mounted after its routes."""
+    """``app`` (the API) with the pages mounted after its routes, and the security headers."""
     app.router.routes.append(Mount("", app=pages_app(contest, lambda: recorded_games(contest))))
+    app.add_middleware(SecurityHeaders)
     return app

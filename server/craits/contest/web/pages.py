@@ -8,7 +8,12 @@ swaps in the new board when the feed says it changed (``feed.py``), and without 
 - the live games: public, and only their public events (``live.py``);
 - a bot's page: its versions and their status, rating history and recent games, public; the
   reasons, logs and faults of its versions only to its owner, signed in (``signin.py``), as the
-  API shows them only to the owner's token.
+  API shows them only to the owner's token, and to the organiser;
+- the organiser's pages (``/organiser...``): everything, to the organiser alone
+  (``organiser.py``).
+
+Every answer carries the security headers of ``headers.py`` (added where the pages are
+mounted); no page has an inline script or style attribute, so the policy can forbid them.
 """
 
 from __future__ import annotations
@@ -33,15 +38,20 @@ from craits.ratings.results import ScoredGame
 from craits.report.assets import STYLE
 
 from ..api import Contest
+from ..organiser import is_organiser
+from ..phases import deal_sets_played, finals_of
+from ..results import results, results_page
 from ..store import Contestant
 from ..tokens import token_digest
 from ..uploads import UploadRefused
+from .assets import static_files
 from .board import Board, read_board
 from .boardpage import BoardPages, cached_page
 from .feed import Feed
 from .history import rating_plot, recent_games
-from .live import listing, live_events, live_game, live_games
-from .signin import COOKIE, forget, remember, signed_in
+from .live import listing, live_delay, live_events, live_game, live_games, shown
+from .organiser import overview, require_organiser
+from .signin import COOKIE, forget, organiser, remember, signed_in
 from .upload import upload_version
 from .viewer import game_viewer
 
@@ -72,6 +82,7 @@ def pages_app(contest: Contest, games: Callable[[], Sequence[ScoredGame]]) -> St
         Route("/", _board, methods=["GET"]),
         Route("/board/events", _board_events, methods=["GET"]),
         Route("/phases", _phases, methods=["GET"]),
+        Route("/results", _results, methods=["GET"]),
         Route("/bots/{contestant_id:int}", _bot, methods=["GET"]),
         Route("/bots/{contestant_id:int}/versions", _upload, methods=["POST"]),
         Route("/games/{game_id:int}", _game, methods=["GET"]),
@@ -81,9 +92,12 @@ def pages_app(contest: Contest, games: Callable[[], Sequence[ScoredGame]]) -> St
         Route("/signin", _signin_form, methods=["GET"]),
         Route("/signin", _signin, methods=["POST"]),
         Route("/signout", _signout, methods=["POST"]),
+        Route("/organiser", _organiser, methods=["GET"]),
+        static_files(),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _error})
     app.state.site = site
+    app.state.live_delay_s = contest.config.live_delay_s
     return app
 
 
@@ -94,9 +108,10 @@ def _site(request: Request) -> Site:
 
 def _render(request: Request, name: str, status: int = 200, **values: Any) -> Response:
     site = _site(request)
-    me = signed_in(request, site.contest.store)
+    store = site.contest.store
     return TEMPLATES.TemplateResponse(request, name, {
-        "contest": site.contest.config.name, "phase": site.contest.phase(), "me": me,
+        "contest": site.contest.config.name, "phase": site.contest.phase(),
+        "me": signed_in(request, store), "organiser": organiser(request, store),
         **values}, status_code=status)
 
 
@@ -116,7 +131,9 @@ async def _board(request: Request) -> Response:
     a signed-in reader's page is made around the cached table."""
     site = _site(request)
     rendered = await site.board.current()
-    if COOKIE in request.cookies and signed_in(request, site.contest.store) is not None:
+    store = site.contest.store
+    if COOKIE in request.cookies and (signed_in(request, store) is not None
+                                      or organiser(request, store)):
         return _render(request, "board.html", table=rendered.table)
     return cached_page(request, rendered)
 
@@ -138,7 +155,32 @@ async def _phases(request: Request) -> Response:
     dates = [(name, when) for name, when in (("uploads open", phases.open),
                                              ("frozen: no uploads", phases.freeze),
                                              ("finals", phases.finals))]
-    return _render(request, "phases.html", dates=[(n, _when(w)) for n, w in dates])
+    return _render(request, "phases.html", dates=[(n, _when(w)) for n, w in dates],
+                   finals=_finals(_site(request)))
+
+
+def _finals(site: Site) -> dict[str, Any] | None:
+    """The finals' state for the phases page: when they started, each finalist's deal sets
+    played of the target, whether they are done; None before they start."""
+    finals = finals_of(site.contest.store)
+    if finals is None:
+        return None
+    played = deal_sets_played(finals, site.games())
+    names = _seat_names(site)
+    return {"started": _when(dt.datetime.fromtimestamp(finals.started_at, dt.UTC)),
+            "done": None if finals.done_at is None
+            else _when(dt.datetime.fromtimestamp(finals.done_at, dt.UTC)),
+            "target": finals.deal_sets,
+            "finalists": [(names.get(str(v), f"version {v}"), played[v])
+                          for v in finals.finalists]}
+
+
+async def _results(request: Request) -> Response:
+    """The results as ``craits contest export`` writes them (``results.html``), from the store
+    now: saying they are final only once the finals are done."""
+    contest = _site(request).contest
+    page = results_page(results(contest.config, contest.store, contest.clock()))
+    return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
 
 def _when(when: dt.datetime | None) -> str:
@@ -158,13 +200,14 @@ async def _bot(request: Request, notice: str = "", status: int = 200) -> Respons
     store = site.contest.store
     contestant = _contestant(request)
     owner = signed_in(request, store) == contestant
+    private = owner or organiser(request, store)  # reasons, faults and logs
     versions = store.versions_of(contestant.id)
     games = site.games()
     numbers = {str(v.id): v.number for v in versions}
     names = _seat_names(site)
-    faults = {v.id: store.faults_of(v.id, 20) for v in versions} if owner else {}
+    faults = {v.id: store.faults_of(v.id, 20) for v in versions} if private else {}
     return _render(request, "bot.html", status, bot=contestant, owner=owner,
-                   versions=versions, faults=faults, notice=notice,
+                   private=private, versions=versions, faults=faults, notice=notice,
                    plot=rating_plot(games, {s: f"v{n}" for s, n in numbers.items()}),
                    recent=recent_games(games, numbers, names))
 
@@ -210,11 +253,23 @@ async def _game(request: Request) -> Response:
 
 
 async def _live_list(request: Request) -> Response:
-    return _render(request, "live_list.html", games=listing(live_games(request)))
+    return _render(request, "live_list.html", games=listing(
+        live_games(request), live_delay(request), trio.current_time()))
 
 
 async def _live_page(request: Request) -> Response:
-    return _render(request, "live.html", game=live_game(request))
+    game = shown(live_game(request), live_delay(request), trio.current_time())
+    return _render(request, "live.html", game=game, steps=game.steps,
+                   events=f"/live/{game.key}/events")
+
+
+async def _organiser(request: Request) -> Response:
+    """Every contestant's versions, and the games being played (links to every hand)."""
+    site = _site(request)
+    require_organiser(request, site.contest.store)
+    return _render(request, "organiser.html", contestants=overview(site.contest.store),
+                   games=listing(site.contest.live, 0.0, trio.current_time()),
+                   delay=site.contest.config.live_delay_s)
 
 
 async def _signin_form(request: Request) -> Response:
@@ -226,10 +281,13 @@ async def _signin(request: Request) -> Response:
         token = str(form.get("token", "")).strip()
     store = _site(request).contest.store
     contestant = store.contestant_by_digest(token_digest(token)) if token else None
-    if contestant is None:
+    if contestant is not None:
+        response = RedirectResponse(f"/bots/{contestant.id}", status_code=303)
+    elif is_organiser(store, token):
+        response = RedirectResponse("/organiser", status_code=303)
+    else:
         return _render(request, "signin.html", 401,
                        message="unknown token: paste the one the organiser gave you")
-    response = RedirectResponse(f"/bots/{contestant.id}", status_code=303)
     remember(response, request, token)
     return response
 
