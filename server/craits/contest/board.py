@@ -14,42 +14,58 @@ in all, or every deal set of it ended the same way). Ties break by rating, then 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from craits.ratings.intervals import RatingIntervals, clustered_ratings
 from craits.ratings.results import ScoredGame
-from craits.ratings.standings import compute_standings
 
 from .store import Contestant, Version
 
 
 def board_rows(games: Sequence[ScoredGame], playing: Sequence[Version],
                contestants: Sequence[Contestant], provisional: int) -> list[dict[str, Any]]:
-    """The board's rows, best first (module doc for the order)."""
-    names = {c.id: c.name for c in contestants}
-    listed = {str(v.id): v for v in playing}
-    if not listed:
+    """The board's rows, best first (module doc for the order), fitted from the games
+    themselves: the reference that the service's refit (``refit``, from what it keeps of the
+    games) equals row for row."""
+    if not playing:
         return []
-    bots = sorted({s for g in games for s in g.seats} | set(listed))
-    standings = compute_standings(games, bots)
+    bots = sorted({s for g in games for s in g.seats} | {str(v.id) for v in playing})
+    fit = clustered_ratings(sorted(games, key=lambda g: g.game_index), bots)
+    played: dict[str, int] = {}
     deal_sets: dict[str, set[int]] = {}
     for game in games:
         for seat in game.seats:
+            played[seat] = played.get(seat, 0) + 1
             deal_sets.setdefault(seat, set()).add(game.meeting_index)
+    return rows_of(fit, played, {b: len(s) for b, s in deal_sets.items()}, playing,
+                   contestants, provisional)
+
+
+def rows_of(fit: RatingIntervals, played: Mapping[str, int], deal_sets: Mapping[str, int],
+            playing: Sequence[Version], contestants: Sequence[Contestant], provisional: int
+            ) -> list[dict[str, Any]]:
+    """The board's rows from the fit of every bot (``fit.bots``: version ids as text) and each
+    one's games and deal sets, listing the ``playing`` versions (module doc)."""
+    names = {c.id: c.name for c in contestants}
+    listed = {str(v.id): v for v in playing}
     rows = []
-    for row in standings.rows:
-        version = listed.get(row.bot)
+    for i, bot in enumerate(fit.bots):
+        version = listed.get(bot)
         if version is None:
             continue
-        sets = len(deal_sets.get(row.bot, ()))
-        established = sets >= provisional and row.low is not None
+        shown = fit.enough and not fit.fixed[i]
+        low = fit.low[i] if shown else None
+        high = fit.high[i] if shown else None
+        sets = deal_sets.get(bot, 0)
+        established = sets >= provisional and low is not None
         rows.append({
             "contestant": names.get(version.contestant_id, "?"),
             "contestant_id": version.contestant_id, "version": version.number,
-            "version_id": version.id, "rating": round(row.rating, 1),
-            "low": None if row.low is None else round(row.low, 1),
-            "high": None if row.high is None else round(row.high, 1),
-            "games": row.stats.games, "deal_sets": sets, "provisional": not established,
+            "version_id": version.id, "rating": round(fit.ratings[i], 1),
+            "low": None if low is None else round(low, 1),
+            "high": None if high is None else round(high, 1),
+            "games": played.get(bot, 0), "deal_sets": sets, "provisional": not established,
             "status": "provisional" if not established else "rated",
         })
     rows.sort(key=_order)

@@ -70,6 +70,12 @@ class LadderSettings:
     games of its first ten suspend it at the defaults, with no need to wait for fifty)."""
     provisional: int = 10
     """Deal sets a version has played before its place on the board is no longer provisional."""
+    refit_s: float = 5.0
+    """Seconds between two refits of the board at most (``refit``): the tables that end in
+    between are folded into the next one; a change of the playing versions or of the phase
+    refits at once. 5 s: the board lags a finished table by seconds, and a refit of 100,000
+    games (weeks at a thousand an hour, about 0.3 s: ``docs/benchmarks.md``) then takes a few
+    percent of one core however fast tables end."""
 
     @property
     def fault_limit(self) -> int:
@@ -221,6 +227,7 @@ def _read_ladder(top: TableReader) -> LadderSettings:
         fault_percent=table.integer("fault_percent", defaults.fault_percent, 0, 100),
         fault_window=table.integer("fault_window", defaults.fault_window, 1, 100_000),
         provisional=table.integer("provisional", defaults.provisional, 0, 100_000),
+        refit_s=table.real("refit_s", defaults.refit_s, 0.0, 3600.0),
     )
     table.finish()
     return value

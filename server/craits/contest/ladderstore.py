@@ -152,6 +152,33 @@ def scored_games(store: ContestStore) -> list[ScoredGame]:
                           "forfeited FROM games ORDER BY id")]
 
 
+GameRow = tuple[int, int, list[int], list[int]]
+"""A recorded game as the board's refit reads it: (id, table, version per seat, places)."""
+
+
+def games_after(store: ContestStore, after: int, limit: int) -> list[GameRow]:
+    """The first ``limit`` games recorded after game ``after``, oldest first: what a refit
+    adds to what it read before (``refit``). Game ids grow in commit order (SQLite's rowid
+    under one writer at a time), so none can appear later below one already read."""
+    return [(gid, table_id, json.loads(seats), json.loads(places))
+            for gid, table_id, seats, places in store.read(
+                "SELECT id, table_id, seats, places FROM games WHERE id > ? ORDER BY id LIMIT ?",
+                (after, limit))]
+
+
+def finished_among(store: ContestStore, table_ids: Sequence[int]) -> set[int]:
+    """Those of ``table_ids`` finished (done or void): a finished table gets no more games
+    (``finish_table`` comes after its last ``record_game``)."""
+    finished: set[int] = set()
+    for start in range(0, len(table_ids), 500):
+        chunk = list(table_ids[start:start + 500])
+        marks = ", ".join("?" * len(chunk))
+        finished.update(t for (t,) in store.read(
+            f"SELECT id FROM ladder_tables WHERE state != 'playing' AND id IN ({marks})",
+            tuple(chunk)))
+    return finished
+
+
 def game_at(store: ContestStore, table_id: int, rotation: int) -> int | None:
     """The id of the game recorded for that seating of that table (None: not recorded)."""
     rows = store.read("SELECT id FROM games WHERE table_id = ? AND rotation = ?",

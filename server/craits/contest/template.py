@@ -69,6 +69,9 @@ fault_percent = 10
 fault_window = 50
 # Deal sets a version plays before its place on the board stops being provisional.
 provisional = 10
+# Seconds between two refits of the board at most: tables that end in between are folded into
+# the next refit; a version starting or stopping to play, or the finals starting, refit at once.
+refit_s = 5.0
 
 [uploads]
 # Uploads per contestant: at most per_window in any window_minutes (refused beyond that with

@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, Final
 
-from craits.ratings.intervals import head_to_head
+from craits.ratings.intervals import HeadToHead, head_to_head
 from craits.ratings.results import ScoredGame
 from craits.ratings.studentt import t_cdf, t_quantile
 
@@ -86,7 +86,13 @@ def predecessors(store: ContestStore, version_ids: Sequence[int]) -> dict[int, t
 def verdict(games: Sequence[ScoredGame], version: int, predecessor: int, number: int
             ) -> dict[str, Any]:
     """``version`` against ``predecessor`` (version ``number``) from their games together."""
-    h2h = head_to_head(games, str(version), str(predecessor), CONFIDENCE)
+    return verdict_of(head_to_head(games, str(version), str(predecessor), CONFIDENCE),
+                      predecessor, number)
+
+
+def verdict_of(h2h: HeadToHead, predecessor: int, number: int) -> dict[str, Any]:
+    """The verdict as kept and shown, from the head-to-head of a version against its
+    ``predecessor`` (version ``number``)."""
     los = None
     if h2h.low is not None and h2h.high is not None and h2h.units > 1:
         df = h2h.units - 1
