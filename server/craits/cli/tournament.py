@@ -22,6 +22,7 @@ from .tables import console, tournaments_table
 from .tls import add_tls_options
 from .tournament_flags import add_tournament_flags
 from .tournament_play import cmd_resume, cmd_run
+from .tournament_web import add_web_options
 
 
 def register(subparsers: Any) -> None:
@@ -79,6 +80,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         "bots, --host or --port uses 1; with --ray: worker actors on the "
                         "cluster (default: one per CPU it has)")
     add_ray_options(parser)
+    add_web_options(parser)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

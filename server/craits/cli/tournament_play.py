@@ -33,6 +33,7 @@ from .ray_options import ray_from_args, ray_words
 from .standings_text import games_per_deal_set, print_standings, stored
 from .tls import tls_from_args
 from .tournament_flags import read_table, with_flags
+from .tournament_web import WebListenError, check_web_options, run_with_web, say, web_run
 
 DEMO_BOTS = ("greedy", "random", "lowcard")
 DEMO_DEAL_SETS = 6
@@ -65,6 +66,7 @@ def run_config(args: argparse.Namespace) -> TournamentConfig:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Create, then play."""
+    check_web_options(args)
     args.tls = tls_from_args(args)
     args.ray_cluster = ray_from_args(args)
     try:
@@ -91,6 +93,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Play what is left."""
+    check_web_options(args)
     args.tls = tls_from_args(args)
     args.ray_cluster = ray_from_args(args)
     db = database_path(args)
@@ -237,13 +240,17 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     display = LiveDisplay(quiet=args.quiet or args.json, sprt_names=names,
                           games_per_deal_set=games_per_deal_set(config))
     make_log_dir(log_dir(db, tid))
+    web = web_run(args, store, tid)
     try:
         try:
             display.start()  # before the workers start, so that their stderr comes through it
             options = RunOptions(log_dir(db, tid), host=args.host, port=args.port,
                                  hidden=store_files(db), tls=args.tls, workers=args.workers,
                                  ray=args.ray_cluster)
-            bridge.run(run_tournament, store, tid, options, display)
+            if web is None:
+                bridge.run(run_tournament, store, tid, options, display)
+            else:  # the pages beside the run (tournament_web)
+                bridge.run(run_with_web, web, store, tid, options, display, say)
         finally:  # the live block stays; what follows starts on a fresh line below it
             display.close()
     except (RunError, LeaseError) as exc:  # refused before anything changed
@@ -258,9 +265,15 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
         raise UsageError(_cannot_start(store, tid, db, args, fresh, exc)) from None
     except BotPoolError as exc:  # a remote bot late, or a bot that kept dying: try again later
         raise UsageError(f"{exc}; resume with `{resume_command(tid, db, args)}`") from None
+    except WebListenError as exc:
+        kept = ("no tournament was kept" if _dropped_if_new(store, tid, fresh)
+                else f"tournament {tid} is paused")
+        raise UsageError(f"{exc}; choose another --web PORT (or 0): {kept}") from None
     except KeyboardInterrupt:
-        print(f"\ninterrupted; resume with `{resume_command(tid, db, args)}`", file=sys.stderr)
-        return 130
+        if web is None or not web.played:
+            print(f"\ninterrupted; resume with `{resume_command(tid, db, args)}`",
+                  file=sys.stderr)
+            return 130
     except sqlite3.Error as exc:  # mid-run: the disk filled up, the file was taken away, ...
         print(f"craits: error: the results database {db} failed during the run: {exc}; the games"
               " recorded before it are kept (each is one transaction): fix that (e.g. free disk"

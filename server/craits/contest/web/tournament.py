@@ -1,0 +1,281 @@
+"""An ordinary tournament on the web while it runs (``craits tournament run FILE --web PORT``).
+
+The pages are the contest's, pointed at a tournament store instead of a contest: the same
+Starlette on Hypercorn's trio worker (started by the CLI, in the run's own trio run), the same
+layout, the same live games ("TV") and the same viewer as the static report. Routes:
+
+- ``/``: the standings (``craits tournament show``'s numbers, in the report's own tables) and
+  the latest finished games, plain HTML; a small script swaps in the new standings when
+  ``/standings/events`` (Server-Sent Events, one shared reading: ``feed.Feed``) says they
+  changed, and without scripts a ``<noscript>`` refresh keeps the page current.
+- ``/standings.json``: the standings as ``craits tournament show --json`` prints them.
+- ``/games/N``: a finished game in the report's viewer (``craits.report``: its loader's check,
+  its frames, its page), or only its result while its deal is still in play (below).
+- ``/live``, ``/live/KEY``, ``/live/KEY/events``: the games being played in this process,
+  public moves only (``craits.contest.live``, fed by the runner's ``GameWatch``), rendered by
+  the contest's own templates, script and stream (``live.py``), with no delay.
+
+What may be shown is decided by the rules already written for the tournament's published
+results, not again here: a recorded game whose deal is still to be played at another seating
+(``Store.deals_in_play``, the rule of the static report and the CSV) gets no viewer, no seed and
+no link until that seating has been played (its points and places, like the standings', are
+shown at once); a game being played shows only what ``LiveGames`` keeps, its redacted public
+events; the tournament's own seed is never shown; fault texts lose the organiser's paths
+(``report.published``).
+
+The contest's templates ``live.html``, ``live_list.html`` and ``error.html`` are used as they
+are: this module's ``tournament_templates/`` comes first in the template loader, so their
+``{% extends "base.html" %}`` finds the tournament's layout (its navigation has no sign-in and
+no phases) instead of the contest's. The contest's stylesheet and scripts (``static/``) and its
+security headers (``headers.py``: no inline script but the report viewer's) are used as they
+are too; the standings' one script is in ``tournament_static/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+import trio
+from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from craits.engine import Game
+from craits.ratings.standings import compute_standings
+from craits.report.assets import STYLE
+from craits.report.frames import game_frames
+from craits.report.index_page import games_table, standings_table
+from craits.report.published import public_game, store_roots
+from craits.report.site import game_line
+from craits.report.stored import ReportError, StoredGame, load_game
+from craits.report.viewer_page import viewer_page
+from craits.tournament.plan.schedule import Job
+from craits.tournament.store.database import Store
+
+from ..live import LiveGame, LiveGames
+from .feed import Feed
+from .headers import SecurityHeaders
+from .live import listing, shown, stream
+
+STANDINGS_INTERVAL_S: Final = 1.0
+"""How often the store is looked at for new games while anyone watches the standings."""
+RECENT_GAMES: Final = 100
+"""Finished games listed on the front page, latest first (the report lists them all)."""
+
+TEMPLATES: Final = Jinja2Templates(env=Environment(
+    loader=ChoiceLoader([PackageLoader("craits.contest.web", "tournament_templates"),
+                         PackageLoader("craits.contest.web")]),
+    autoescape=select_autoescape(["html"])))
+TEMPLATES.env.globals["style"] = STYLE
+
+
+class LiveWatch:
+    """The runner's ``GameWatch`` feeding ``live``: a game is keyed by its index in the
+    schedule, which is also its page's (``/games/N``), so the live page's end links it."""
+
+    def __init__(self, live: LiveGames) -> None:
+        self.live = live
+
+    def start(self, job: Job) -> Callable[[Game], None]:
+        return self.live.start(str(job.game_index), job.seats)
+
+    def end(self, job: Job, recorded: bool) -> None:
+        self.live.end(str(job.game_index), job.game_index if recorded else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One reading of the tournament for its front page: what changes as games finish."""
+
+    counts: tuple[str, int, tuple[tuple[str, int], ...]]
+    """Status, games in all, jobs by status: the standings change only when these do."""
+    panels: Markup
+    """The standings and the latest games, rendered (``standings_panels.html``)."""
+    done: int
+    total: int
+    status: str
+
+
+class StandingsReader:
+    """Reads a ``Snapshot`` (in a worker thread: ``Feed`` calls it), again only once the job
+    counts have moved: a cheap query per second, the results read when a game was
+    recorded."""
+
+    def __init__(self, store: Store, tournament_id: str) -> None:
+        self.store = store
+        self.tid = tournament_id
+        self.names = store.config(tournament_id).bot_names
+        self._last: Snapshot | None = None
+
+    def __call__(self) -> Snapshot:
+        info = self.store.tournament(self.tid)
+        counts = (info.status, info.total, tuple(sorted(info.jobs.items())))
+        if self._last is not None and self._last.counts == counts:
+            return self._last
+        results = self.store.results(self.tid)
+        in_play = self.store.deals_in_play(self.tid)  # after the results: see export_rows
+        hands = self.store.hands_played(self.tid)
+        lines = [game_line(r, hands.get(r.game_index, 0), r.game_index not in in_play,
+                           r.game_index in in_play) for r in results[::-1][:RECENT_GAMES]]
+        lines = [replace(g, href=None if g.href is None else f"/games/{g.index}")
+                 for g in lines]
+        standings = compute_standings(results, self.names)
+        panels = Markup(TEMPLATES.env.get_template("standings_panels.html").render(
+            standings=Markup(standings_table(standings)), s=standings,
+            games=Markup(games_table(lines)), done=info.jobs.get("done", 0),
+            total=info.total, status=info.status, listed=len(lines)))
+        self._last = Snapshot(counts, panels, info.jobs.get("done", 0), info.total,
+                              info.status)
+        return self._last
+
+
+@dataclass
+class TournamentSite:
+    """What the pages share: the store, the tournament, its standings' feed and live games."""
+
+    store: Store
+    tid: str
+    name: str
+    feed: Feed[Snapshot]
+    live: LiveGames
+    live_note: str
+    """Said on the live pages: which games they show (only those played in this process)."""
+
+
+def tournament_app(store: Store, tournament_id: str, live: LiveGames,
+                   live_note: str = "") -> Starlette:
+    """The pages of tournament ``tournament_id`` in ``store`` (read from any thread: the
+    runner records in it meanwhile), errors answered as pages. ``live_note``: a sentence on
+    the live pages, e.g. that games played by worker processes are not shown live."""
+    feed = Feed(StandingsReader(store, tournament_id), STANDINGS_INTERVAL_S)
+    site = TournamentSite(store, tournament_id, store.tournament(tournament_id).name, feed,
+                          live, live_note)
+    routes = [
+        Route("/", _standings, methods=["GET"]),
+        Route("/standings/events", _standings_events, methods=["GET"]),
+        Route("/standings.json", _standings_json, methods=["GET"]),
+        Route("/games/{game_index:int}", _game, methods=["GET"]),
+        Route("/live", _live_list, methods=["GET"]),
+        Route("/live/{key}", _live_page, methods=["GET"]),
+        Route("/live/{key}/events", _live_events, methods=["GET"]),
+        Mount("/static/tournament", StaticFiles(packages=[
+            ("craits.contest.web", "tournament_static")])),
+        Mount("/static", StaticFiles(packages=[("craits.contest.web", "static")])),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _error})
+    app.add_middleware(SecurityHeaders)
+    app.state.site = site
+    return app
+
+
+def _site(request: Request) -> TournamentSite:
+    site: TournamentSite = request.app.state.site
+    return site
+
+
+def _render(request: Request, name: str, status: int = 200, **values: Any) -> Response:
+    site = _site(request)
+    return TEMPLATES.TemplateResponse(request, name, {
+        "contest": site.name, "tid": site.tid, "live_note": site.live_note, **values},
+        status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+async def _error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _render(request, "error.html", exc.status_code, message=exc.detail)
+
+
+async def _standings(request: Request) -> Response:
+    _, snapshot = await _site(request).feed.current()
+    return _render(request, "standings.html", snapshot=snapshot)
+
+
+async def _standings_events(request: Request) -> Response:
+    """The standings' panels, whole, each time they change (the event ``standings``)."""
+    feed = _site(request).feed
+
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        async for _, snapshot in feed.changes():
+            yield ServerSentEvent(data=str(snapshot.panels), event="standings")
+
+    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+
+
+async def _standings_json(request: Request) -> Response:
+    """``craits tournament show --json``'s object, with the run's progress."""
+    site = _site(request)
+
+    def read() -> dict[str, Any]:
+        info = site.store.tournament(site.tid)
+        standings = site.store.standings(site.tid)
+        return {"tournament": site.tid, "name": info.name, "status": info.status,
+                "done": info.jobs.get("done", 0), "total": info.total, **standings.to_dict()}
+
+    return JSONResponse(await trio.to_thread.run_sync(read),
+                        headers={"Cache-Control": "no-cache"})
+
+
+async def _game(request: Request) -> Response:
+    """A finished game in the report's viewer; while another seating of its deal is still to
+    be played, its result only (the viewer shows every card, and that seating gets the same
+    ones)."""
+    site = _site(request)
+    wanted: int = request.path_params["game_index"]
+
+    def read() -> tuple[StoredGame, bool] | None:
+        try:
+            game = load_game(site.store, site.tid, wanted)
+        except ReportError:
+            return None
+        held = wanted in site.store.deals_in_play(site.tid)  # after the game: see export_rows
+        return (game, True) if held else (public_game(game, store_roots(site.store.file)),
+                                          False)
+
+    found = await trio.to_thread.run_sync(read)
+    if found is None:
+        raise HTTPException(404, f"no finished game {wanted}: a game is shown once it is over")
+    game, held = found
+    if not held:
+        page = await trio.to_thread.run_sync(
+            lambda: viewer_page(game, game_frames(game), {"index": "/"}))
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+    r = game.result
+    order = sorted(range(len(r.seats)), key=lambda k: (r.places[k], k))
+    rows = [(r.places[k], k, r.seats[k], r.totals[k], r.strikes[k], r.forfeited[k])
+            for k in order]
+    return _render(request, "held.html", index=wanted, rows=rows)
+
+
+def _live_game(request: Request) -> LiveGame:
+    """The game the path names, being played or lately ended; 404 otherwise."""
+    key: str = request.path_params["key"]
+    game = _site(request).live.get(key)
+    if game is None:
+        raise HTTPException(404, f"no live game {key}: it may have ended; see the standings")
+    return game
+
+
+async def _live_list(request: Request) -> Response:
+    return _render(request, "live_list.html",
+                   games=listing(_site(request).live, 0.0, trio.current_time()))
+
+
+async def _live_page(request: Request) -> Response:
+    game = shown(_live_game(request), 0.0, trio.current_time())
+    return _render(request, "live.html", game=game, steps=game.steps,
+                   events=f"/live/{game.key}/events")
+
+
+async def _live_events(request: Request) -> Response:
+    """One game's public steps (event ``steps``), then ``end``: the contest's stream."""
+    game = _live_game(request)
+    return stream(game, game.follow(), request)

@@ -1,0 +1,236 @@
+"""``craits tournament run --web``: a tournament's pages while it plays, from a real process.
+
+``craits`` runs as a user starts it, with its pages on a free port (``--web 127.0.0.1:0``) and a
+bot that thinks a few milliseconds a move, so that games are being played while the test reads:
+the standings over HTTP while the run goes on and after it, a finished game held back while the
+other seating of its deal is still to be played, a live game's stream read by a raw client
+(as a contestant's program could) with no hidden card before the end (the contest's own check,
+``test_live_hidden``), and the standings page in headless Chromium updating by itself.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from craits.cli.tournament_web import web_address
+from craits.contest.service import Listen
+from craits.engine import Event, Rules
+from craits.tournament.store.database import Store
+from craits.tournament.store.game_records import rebuild
+from craits.tournament.store.record_codec import decode
+from tests.contest.web.browser import Browser
+from tests.contest.web.test_live_hidden import hidden_forms, leaks, read_stream
+
+from .helpers import TINY, Runner
+
+PACED_BOT = """
+import time
+
+from craits_bots.greedy import GreedyBot
+
+
+class Paced(GreedyBot):
+    \"\"\"Greedy, a few milliseconds a move: games last long enough to be watched.\"\"\"
+
+    def decide(self, view):
+        time.sleep(0.004)
+        return super().decide(view)
+"""
+
+CUP = """
+name = "web cup"
+table_size = 2
+deal_sets = 2
+concurrency = 1
+[rules]
+short_game = true
+[[bots]]
+name = "paced"
+command = "python3 -m craits_sdk run pacedbot:Paced"
+dir = "."
+[[bots]]
+name = "lowcard"
+"""
+GAMES = 4  # one meeting x 2 seatings x 2 deal sets
+
+
+@dataclass
+class Run:
+    """A ``craits tournament run --web`` process and what it said on stderr so far."""
+
+    proc: subprocess.Popen[str]
+    db: Path
+    url: str = ""
+    err: list[str] = field(default_factory=list)
+
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.err)
+
+
+@pytest.fixture
+def start_web(tmp_path: Path) -> Iterator[Callable[..., Run]]:
+    """Start the cup with its pages kept up after the end (``--web-linger``) and ``extra``
+    options; each run still going at the end of the test is ended with Ctrl-C."""
+    (tmp_path / "pacedbot.py").write_text(PACED_BOT)
+    (tmp_path / "cup.toml").write_text(CUP)
+    runs: list[Run] = []
+
+    def start(*extra: str) -> Run:
+        db = tmp_path / "results.sqlite"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "craits", "tournament", "run", "cup.toml", "--db", str(db),
+             "--quiet", "--web", "127.0.0.1:0", "--web-linger", *extra],
+            cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        run = Run(proc, db)
+        runs.append(run)
+        assert proc.stderr is not None
+        threading.Thread(target=run.err.extend, args=(proc.stderr,), daemon=True).start()
+        wait_until(lambda: run.said("web pages: ") or proc.poll() is not None)
+        [line] = [line for line in run.err if line.startswith("web pages: ")]
+        run.url = line.removeprefix("web pages: ").strip().rstrip("/")
+        return run
+
+    yield start
+    for run in runs:
+        if run.proc.poll() is None:
+            run.proc.send_signal(signal.SIGINT)
+            run.proc.communicate(timeout=60)
+
+
+def wait_until(check: object, timeout: float = 60.0) -> None:
+    """Poll ``check`` (a callable) until it is true."""
+    assert callable(check)
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.02)
+
+
+def full_events(db: Path, index: int) -> list[Event]:
+    """Every event of recorded game ``index``, hidden cards and all (the organiser's view)."""
+    with Store.open(db, mode="read") as store:
+        [info] = store.tournaments()
+        job = store.job(info.id, index)
+        row = store.game_record(info.id, index)
+    assert job is not None and row is not None and row.record is not None
+    return list(rebuild(Rules.from_json(job.rules_json), len(job.seats), job.seed,
+                        decode(row.record)).game.events)
+
+
+@pytest.mark.slow
+def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None:
+    """Standings while it runs and after; a game held back while its deal is in play; a live
+    game's stream and pages show no hidden card before its end; the end, Ctrl-C, standings."""
+    web_run = start_web("--workers", "1")  # tables in the run process: live games shown
+    url = web_run.url
+    bodies: list[str] = []
+    lines: list[str] = []
+    steps: list[dict[str, object]] = []
+    seen_running: list[int] = []
+    with httpx.Client(base_url=url, timeout=30) as client:
+        # game 1 is the second seating of game 0's deal: once it is listed, game 0 is recorded
+        wait_until(lambda: 'href="/live/1"' in client.get("/live").text)
+        held = client.get("/games/0")
+        assert held.status_code == 200 and 'id="held"' in held.text
+        reader = threading.Thread(target=read_stream, args=(f"{url}/live/1/events", lines,
+                                                            steps))
+        reader.start()
+        while reader.is_alive():
+            for path in ("/", "/standings.json", "/live", "/live/1", "/games/0"):
+                response = client.get(path)
+                if path == "/games/0" and 'id="held"' not in response.text:
+                    continue  # game 1 is recorded: game 0 is shown whole, and so its deal
+                bodies.append(response.text)
+                if path == "/standings.json" and response.json()["status"] == "running":
+                    seen_running.append(response.json()["done"])
+            time.sleep(0.05)
+        reader.join()
+        whole = client.get("/games/1").text
+        shown_0 = client.get("/games/0").text
+        wait_until(lambda: web_run.said("the pages stay up until Ctrl-C"))
+        final = client.get("/standings.json").json()
+        page = client.get("/").text
+        assert client.get("/games/99").status_code == 404
+
+    forms = hidden_forms(full_events(web_run.db, 1), ["paced", "lowcard"])
+    assert len(forms) > 10  # the deals and the draws of a whole game
+    assert steps and [s["i"] for s in steps] == list(range(len(steps)))
+    assert [line for line in lines if line.startswith("event: end")] == ["event: end"]
+    assert sum('id="held"' in body for body in bodies) >= 2
+    assert leaks(["\n".join(lines), *bodies], forms) == []
+    assert leaks([whole], forms)  # once over, the game's page shows the whole hands
+    assert "seed" in shown_0 and 'id="held"' not in shown_0  # its deal's seatings all played
+    assert 'id="held"' in held.text and "seed" not in held.text
+    assert seen_running and min(seen_running) < GAMES  # read while games were still to come
+    assert final["status"] == "finished" and final["done"] == GAMES
+    assert [row["games"] for row in final["rows"]] == [GAMES, GAMES]
+    assert '<b id="status">finished</b>' in page and 'href="/games/3"' in page
+
+    web_run.proc.send_signal(signal.SIGINT)  # lingering: Ctrl-C ends it, as a normal end
+    out, _ = web_run.proc.communicate(timeout=60)
+    assert web_run.proc.returncode == 0, "".join(web_run.err)
+    assert "paced" in out and "lowcard" in out  # the standings, as without --web
+
+
+@pytest.mark.slow
+def test_the_standings_page_updates_in_a_browser(start_web: Callable[..., Run],
+                                                 tmp_path: Path) -> None:
+    """Headless Chromium opens the standings while the first games are played; the page
+    swaps in new standings by itself (the SSE script) as games finish, up to the last. The
+    games are played by two worker processes: the live page says that it shows none."""
+    web_run = start_web("--workers", "2")
+    browser = Browser(tmp_path / "profile")
+    try:
+        browser.open(web_run.url + "/")
+        assert "Standings" in browser.text("main")
+        browser.wait_for("Number(document.body.dataset.standingsUpdates || 0) >= 1")
+        browser.wait_for(f"document.getElementById('done').innerText === '{GAMES}'")
+        assert browser.text("#status") in ("running", "finished")
+        browser.wait_for("document.getElementById('status').innerText === 'finished'")
+        assert browser.js("document.querySelectorAll('table.standings tbody tr').length") == 2
+        assert browser.js("document.querySelectorAll('table.games tbody tr').length") == GAMES
+        browser.open(web_run.url + "/live")
+        assert "2 worker processes" in browser.text("#live-note")
+    finally:
+        browser.close()
+
+
+def test_web_address() -> None:
+    assert web_address("8080") == Listen("127.0.0.1", 8080)
+    assert web_address("0.0.0.0:0") == Listen("0.0.0.0", 0)
+    assert web_address("[::1]:9000") == Listen("::1", 9000)
+    assert web_address(":9001") == Listen("127.0.0.1", 9001)
+
+
+def test_linger_needs_web(cli: Runner, tmp_path: Path) -> None:
+    (tmp_path / "tiny.toml").write_text(TINY)
+    result = cli("tournament", "run", str(tmp_path / "tiny.toml"), "--db",
+                 str(tmp_path / "r.sqlite"), "--web-linger")
+    assert result.status == 2 and "--web-linger" in result.err and "--web" in result.err
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+def test_a_busy_web_port_keeps_no_tournament(cli: Runner, tmp_path: Path) -> None:
+    (tmp_path / "tiny.toml").write_text(TINY)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = cli("tournament", "run", str(tmp_path / "tiny.toml"), "--db",
+                     str(tmp_path / "r.sqlite"), "--quiet", "--web", f"127.0.0.1:{port}")
+    assert result.status == 2, result.err
+    assert f"cannot serve the pages on 127.0.0.1:{port}" in result.err
+    assert "no tournament was kept" in result.err
+    with Store.open(tmp_path / "r.sqlite", mode="read") as store:
+        assert store.tournaments() == []
