@@ -33,7 +33,14 @@ from craits.words import Voice, describe_all
 SPECTATOR: Final = -1
 """The viewer no seat is: ``Event.seen_by`` removes the cards of every private event for it."""
 ENDED_KEPT: Final = 100
-"""How many ended games are remembered (so a page opened just after the end links the game)."""
+"""How many ended games are remembered at most (so a page opened just after the end links the
+game)."""
+ENDED_TEXT: Final = 8_000_000
+"""And at most this many characters of their steps' JSON (``Step.text``; the newest ended game
+is kept whatever its size): a game's length depends on the rules and the seats (a default game
+of 2-4 seats is about 1,000 steps and 170,000 characters), so a count alone bounds no memory.
+A kept step costs about 2.8 times its text (the text, its lines, the objects), so ended games
+hold at most about 23 MB; games still being played hold what their rules' turn caps allow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,8 @@ class Step:
 
     index: int
     events: tuple[dict[str, Any], ...]
+    """Empty once ``text`` is made (``public_step``): the events are kept once, as JSON in the
+    text, not also as dicts (which took half a kept step's memory)."""
     lines: tuple[str, ...]
     text: str = ""
     """``to_dict`` as JSON text, made once (``public_step``): every reader sends the same."""
@@ -50,7 +59,10 @@ class Step:
     live delay (``[web] live_delay_s``) spectators are shown it once it is that old."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form the stream sends."""
+        """The JSON form the stream sends (read back from ``text`` once it is made)."""
+        if self.text:
+            form: dict[str, Any] = json.loads(self.text)
+            return form
         return {"i": self.index, "events": list(self.events), "lines": list(self.lines)}
 
 
@@ -138,15 +150,18 @@ def public_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> St
     public = [e.seen_by(SPECTATOR) for e in events]
     step = Step(index, tuple(e.to_dict() for e in public),
                 tuple(describe_all(public, Voice(seats, past=True))))
-    return Step(step.index, step.events, step.lines, json.dumps(step.to_dict()))
+    return Step(step.index, (), step.lines, json.dumps(step.to_dict()))
 
 
 class LiveGames:
-    """The games being played now, by key, and the last ``ENDED_KEPT`` that ended."""
+    """The games being played now, by key, and the last ``ENDED_KEPT`` that ended, as many of
+    them as ``ENDED_TEXT`` allows."""
 
     def __init__(self) -> None:
         self.playing: dict[str, LiveGame] = {}
         self.ended: OrderedDict[str, LiveGame] = OrderedDict()
+        self.ended_text = 0
+        """The characters of the kept ended games' steps (``Step.text``)."""
 
     def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
         """A new live game; returns its observer for the referee."""
@@ -167,9 +182,12 @@ class LiveGames:
         if live is None:
             return
         live.end(game)
+        again = self.ended.pop(key, None)  # a table replayed after its worker died
+        self.ended_text += text_of(live) - (0 if again is None else text_of(again))
         self.ended[key] = live
-        while len(self.ended) > ENDED_KEPT:
-            self.ended.popitem(last=False)
+        while len(self.ended) > 1 and (len(self.ended) > ENDED_KEPT
+                                       or self.ended_text > ENDED_TEXT):
+            self.ended_text -= text_of(self.ended.popitem(last=False)[1])
 
     def end_all(self, prefix: str) -> None:
         """End every game whose key starts with ``prefix`` that is still open (a table that
@@ -180,3 +198,8 @@ class LiveGames:
     def get(self, key: str) -> LiveGame | None:
         """A game being played, or one that ended lately."""
         return self.playing.get(key) or self.ended.get(key)
+
+
+def text_of(game: LiveGame) -> int:
+    """The characters of a game's steps (what ``ENDED_TEXT`` counts)."""
+    return sum(len(step.text) for step in game.steps)
