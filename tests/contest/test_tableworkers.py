@@ -1,0 +1,147 @@
+"""Ladder tables in worker processes, with real processes: ``craits contest serve --workers 2``
+plays two tables at once; a worker killed with SIGKILL in the middle of a table loses only the
+game it was playing (a new worker replays the table's missing seatings, the service plays on);
+the service killed with SIGKILL takes its workers with it (none plays on for nobody); a new
+``serve`` (in-process this time, ``--workers 0``) ends the tables left open. Every seating of
+every table is recorded exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from craits.contest.store import ContestStore
+from craits.contest.versions import VersionState
+
+from .processes import Server, serve
+from .server import make_contest
+from .uploaded import add_version, wrapped
+
+pytestmark = pytest.mark.slow
+
+SEATS = 3
+"""Tables of three: three seatings a table, so a kill can fall between two of them."""
+
+
+def _until(what: Callable[[], Any], timeout: float, message: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = what()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out: {message}")
+
+
+def _read(contest: Path, sql: str) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10) as db:
+        return db.execute(sql).fetchall()
+
+
+def _tables(contest: Path, state: str) -> set[int]:
+    return {r[0] for r in _read(contest, f"SELECT id FROM ladder_tables WHERE state = '{state}'")}
+
+
+def _workers(server: Server) -> list[int]:
+    """The service's table worker processes: its children running ``tableworker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == server.process.pid and b"craits.contest.tableworker" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_workers(
+        tmp_path: Path) -> None:
+    contest = tmp_path / "cup"
+    make_contest(contest, f"tables.min_seats = {SEATS}\ntables.max_seats = {SEATS}",
+                 names=("ann", "bob", "cid"))
+    config = contest / "contest.toml"
+    config.write_text(config.read_text().replace('preset = "standard"',
+                                                 'preset = "standard"\nshort_game = true'))
+    store = ContestStore.open(contest / "contest.db")
+    for contestant, bot in ((1, "greedy"), (2, "lowcard"), (3, "random")):
+        version = add_version(contest, store, contestant, wrapped(bot))
+        store.set_state(version.id, VersionState.RATED, 0.0)
+    store.close()
+
+    with serve(contest, "--workers", "2") as server:
+        workers = _until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
+                         "two table workers")
+
+        def two_tables_half_played() -> bool:
+            playing = _tables(contest, "playing")
+            recorded = {t for (t,) in _read(contest, "SELECT table_id FROM games")}
+            return len(playing) == 2 and playing <= recorded
+
+        # Both tables in play have a game recorded: whichever the killed worker plays, it
+        # dies in the middle of a table.
+        _until(two_tables_half_played, 120, "two tables at once, both half played")
+        interrupted = _tables(contest, "playing")
+        before = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+        os.kill(workers[0], signal.SIGKILL)
+        _until(lambda: interrupted <= _tables(contest, "done"), 120,
+               "the tables in play at the worker's death ended whole")
+        assert server.process.poll() is None, "the service must outlive its worker"
+        assert any("is replayed from its missing seatings" in line for line in server.stderr)
+        replacement = _until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
+                             "a new worker in the dead one's place")
+        assert workers[0] not in replacement
+        assert set(before) <= set(_read(contest, "SELECT table_id, rotation, game_id FROM games"))
+
+        done = len(_tables(contest, "done"))
+
+        def fresh_table() -> set[int]:
+            """Tables in play with no game recorded yet (all three seatings to play)."""
+            recorded = {t for (t,) in _read(contest, "SELECT table_id FROM games")}
+            return _tables(contest, "playing") - recorded
+
+        _until(lambda: len(_tables(contest, "done")) > done and fresh_table(), 120,
+               "the ladder plays on, a table just started")
+        left_open = _tables(contest, "playing")
+        fresh = fresh_table()
+        server.kill()
+        _until(lambda: not any(_alive(pid) for pid in replacement), 30,
+               "the killed service's workers ended")
+        # A worker playing on for nobody would record the fresh table's other seatings; one
+        # ending with its service records at most the game that was ending at the kill.
+        for table in fresh:
+            assert len(_read(contest, f"SELECT id FROM games WHERE table_id = {table}")) <= 1
+
+    with serve(contest, "--workers", "0"):
+        _until(lambda: left_open <= _tables(contest, "done"), 180,
+               "the tables the killed service left open ended whole")
+
+    games = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+    keys = [(t, r) for t, r, _ in games]
+    assert len(keys) == len(set(keys)) and len({g for _, _, g in games}) == len(games)
+    for table in _tables(contest, "done"):
+        assert sorted(r for t, r in keys if t == table) == list(range(SEATS)), table
+    assert not _tables(contest, "void")
+    seated = {v for (versions,) in _read(contest, "SELECT versions FROM ladder_tables")
+              for v in json.loads(versions)}
+    assert seated == {1, 2, 3}
