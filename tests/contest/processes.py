@@ -1,16 +1,17 @@
-"""``craits contest`` as real processes: the command line, and ``serve`` started on a free
-port and read for its URL."""
+"""``craits contest`` as real processes: the command line, ``serve`` started on a free port and
+read for its URL, and waiting on what they do (``until``: by polling, never by a fixed sleep)."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,23 @@ def craits(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess
 
 def craits_json(*args: str | Path) -> Any:
     return json.loads(craits(*args).stdout)
+
+
+def until(what: Callable[[], Any], timeout: float, message: str) -> Any:
+    """``what()``'s first truthy value, asked every half second; fails after ``timeout``
+    seconds saying ``message`` (a generous bound on real processes, not a timing claim)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = what()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out: {message}")
+
+
+def read_store(contest: Path) -> sqlite3.Connection:
+    """The contest's database, read only: a test looks beside the service, never writes."""
+    return sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10)
 
 
 @dataclass

@@ -11,41 +11,24 @@ the test holds greedy above both and leaves their own order to chance, as the st
 
 from __future__ import annotations
 
-import sqlite3
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from .processes import craits, craits_json, serve
+from .processes import craits, craits_json, read_store, serve, until
 from .uploaded import NEVER_CONNECTS, wrapped
 
 pytestmark = pytest.mark.slow
 
-def _until(what: Callable[[], Any], timeout: float, message: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.5)
-    raise AssertionError(f"timed out: {message}")
-
-
-def _db(contest: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10)
-
-
 def _games(contest: Path) -> list[tuple[int, int, str]]:
-    with _db(contest) as db:
+    with read_store(contest) as db:
         return db.execute("SELECT table_id, rotation, game_id FROM games ORDER BY id").fetchall()
 
 
 def _tables(contest: Path, state: str) -> list[int]:
-    with _db(contest) as db:
+    with read_store(contest) as db:
         return [r[0] for r in db.execute("SELECT id FROM ladder_tables WHERE state = ?",
                                          (state,))]
 
@@ -78,7 +61,7 @@ def test_the_contest_validates_plays_survives_kill_9_and_orders_the_board(
             states = [_me(url, tokens[n])["versions"][0]["state"] for n in sources]
             return "validating" not in states
 
-        _until(judged, 180, "every version validated")
+        until(judged, 180, "every version validated")
         for name in ("greedy", "lowcard", "random"):
             assert _me(url, tokens[name])["versions"][0]["state"] == "rated", name
         broken = _me(url, tokens["broken"])["versions"][0]
@@ -95,14 +78,14 @@ def test_the_contest_validates_plays_survives_kill_9_and_orders_the_board(
         assert "no referee for me" not in public and "never connected" not in public
 
         # Kill -9 in the middle of a deal set: one seating recorded, the next being played.
-        _until(lambda: len(_tables(contest, "done")) >= 3, 240, "three deal sets played")
+        until(lambda: len(_tables(contest, "done")) >= 3, 240, "three deal sets played")
 
         def mid_table() -> bool:
             games = _games(contest)
             playing = _tables(contest, "playing")
             return bool(playing) and any(t in playing for t, _, _ in games)
 
-        _until(mid_table, 120, "a deal set half played")
+        until(mid_table, 120, "a deal set half played")
         before = _games(contest)
         interrupted = _tables(contest, "playing")
         server.kill()
@@ -117,7 +100,7 @@ def test_the_contest_validates_plays_survives_kill_9_and_orders_the_board(
             rows: list[dict[str, Any]] = httpx.get(f"{url}/api/v1/standings").json()["rows"]
             return rows if len(rows) == 3 and not any(r["provisional"] for r in rows) else None
 
-        rows = _until(board_ready, 420, "an established board of three")
+        rows = until(board_ready, 420, "an established board of three")
         text = craits("contest", "standings", "--server", url).stdout
 
     games = _games(contest)

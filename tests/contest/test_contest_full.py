@@ -1,0 +1,252 @@
+"""Issue 31's "How we will know", in one run, every part a real process on a free port: a contest
+from its first upload to its exported final results.
+
+Four contestants submit over HTTP (``craits contest submit``): three working bots of known
+order and a broken one. The broken one is rejected with its reason and log excerpt, which only
+its owner can read. The ladder orders the other three correctly (``standings --json``). A second
+version of one of them is submitted, plays at the next tables and gets its verdict against the
+first (Elo difference, interval, LOS). The organiser freezes the contest (uploads refused,
+saying why) and starts the finals (``craits contest phase``): the top two, ratings reset, finals
+games only, the target number of deal sets, then the ladder stops. ``craits contest export``
+writes JSON, CSV and HTML with the finalists in their order. No token reads another
+contestant's code or logs.
+
+The bots, at tables of 2: greedy (the bundled one), random (the bundled one) and "worst", which
+plays the move greedy's own one-ply score rates lowest. Measured in process over 100 deal sets a
+pair (docs' tournament runner, this file's bots): greedy took 181 of 200 games from random and
+192 of 200 from worst, random 148 of 199 from worst; about +300, -60 and -200 Elo. Big gaps
+let the ladder order them in a few deal sets, yet none takes *every* game, which the board
+needs: a version whose every deal set ended the same way has no interval and stays provisional
+(``board``). The second version is random again with another seed: the same strength, so its
+verdict is a number near 0 with an interval and a LOS, and the finalists stay greedy and random
+whichever of the owner's two versions places higher.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .hostile import write
+from .processes import craits, craits_json, read_store, serve, until
+from .server import _merge
+from .uploaded import NEVER_CONNECTS, bot_directory, wrapped
+
+pytestmark = pytest.mark.slow
+
+SETTINGS = """\
+tables.max_seats = 2
+ladder.provisional = 6
+phases.finalists = 2
+phases.finals_deal_sets = 5
+"""
+"""Tables of 2 only (validation's self-play then needs one size); 6 deal sets before a
+version's place is established; finals of the top two over 5 deal sets each."""
+FINAL_SETS = 5
+
+WORST = '''\
+"""The move greedy's one-ply score rates lowest: a bot known to be the weakest."""
+from craits_bots.greedy import _SCORERS, _score_play
+from craits_sdk import Bot, run
+
+
+class Worst(Bot):
+    def decide(self, view):
+        score = _SCORERS.get(view.phase, _score_play)
+        return min(view.legal_moves, key=lambda move: score(view, move))
+
+
+run(Worst())
+'''
+RANDOM_AGAIN = ("from craits_bots.random import RandomBot\nfrom craits_sdk import run\n\n"
+                "run(RandomBot(seed=2))\n")
+SECRET = "# greedy-ann's own code: 7c1d0e"
+"""A line of one contestant's source that must never reach anyone else."""
+
+ORDER = ("greedy-ann", "random-bob", "worst-cyd")
+BROKEN = "broken-dan"
+
+
+def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
+    contest = tmp_path / "cup"
+    craits("contest", "init", contest, "--name", "Full cup")
+    config = contest / "contest.toml"
+    config.write_text(_merge(config.read_text(), SETTINGS))
+    tokens = {name: craits_json("contest", "add", name, "--dir", contest, "--json")["token"]
+              for name in (*ORDER, BROKEN)}
+    uploads = {
+        "greedy-ann": write(tmp_path / "ann.py", f"{wrapped('greedy')}{SECRET}\n".encode()),
+        "random-bob": write(tmp_path / "bob.py", wrapped("random").encode()),
+        "worst-cyd": bot_directory(tmp_path / "cyd", WORST),
+        BROKEN: write(tmp_path / "dan.py", NEVER_CONNECTS.encode()),
+    }
+    started = time.monotonic()
+    with serve(contest) as server:
+        url = server.url
+
+        def submit(name: str, path: Path) -> dict[str, Any]:
+            answer: dict[str, Any] = craits_json("contest", "submit", "--server", url,
+                                                 "--token", tokens[name], path, "--json")
+            return answer
+
+        def status(name: str) -> dict[str, Any]:
+            answer: dict[str, Any] = httpx.get(
+                f"{url}/api/v1/me", headers={"Authorization": f"Bearer {tokens[name]}"}).json()
+            return answer
+
+        def board() -> dict[str, Any]:
+            answer: dict[str, Any] = httpx.get(f"{url}/api/v1/standings").json()
+            return answer
+
+        first = {name: submit(name, path)["version"] for name, path in uploads.items()}
+        assert all(v["number"] == 1 for v in first.values())
+
+        # Validation: three rated, the broken one rejected with its reason, for its owner only.
+        until(lambda: all(status(n)["versions"][0]["state"] != "validating" for n in uploads),
+              180, "every version validated")
+        for name in ORDER:
+            assert status(name)["versions"][0]["state"] == "rated", status(name)
+        mine = craits_json("contest", "status", "--server", url, "--token", tokens[BROKEN],
+                           "--json")
+        broken = mine["versions"][0]
+        assert broken["state"] == "rejected"
+        assert "never connected" in broken["reason"] and "status 3" in broken["reason"]
+        log = httpx.get(f"{url}/api/v1/versions/{broken['id']}/log",
+                        headers={"Authorization": f"Bearer {tokens[BROKEN]}"})
+        assert log.status_code == 200 and "no referee for me" in log.json()["log"]
+        _only_their_own(url, tokens, first)
+
+        # The ladder: the board over HTTP, once every place is established, in the known order.
+        def established() -> bool:
+            rows = board()["rows"]
+            return len(rows) == 3 and not any(r["provisional"] for r in rows)
+
+        until(established, 240, "an established board of the three working versions")
+        shown = craits_json("contest", "standings", "--server", url, "--json")
+        assert [r["contestant"] for r in shown["rows"]] == list(ORDER), shown
+        assert BROKEN not in json.dumps(shown) and "no referee" not in json.dumps(shown)
+
+        # A second version of random-bob: it plays at the next tables, then gets its verdict.
+        second = submit("random-bob", write(tmp_path / "bob2.py", RANDOM_AGAIN.encode()))
+        v2 = second["version"]
+        assert v2["number"] == 2
+        rated_at = until(lambda: next((v["state_at"] for v in status("random-bob")["versions"]
+                                       if v["id"] == v2["id"] and v["state"] == "rated"), None),
+                         120, "the second version rated")
+        after = until(lambda: _tables_since(contest, rated_at)[:2] if len(
+            _tables_since(contest, rated_at)) >= 2 else None, 120,
+                      "two tables claimed after the second version was rated")
+        assert v2["id"] in after[0] and v2["id"] in after[1], after
+
+        def judged() -> dict[str, Any] | None:
+            found = next(v for v in status("random-bob")["versions"] if v["id"] == v2["id"])
+            verdict: dict[str, Any] | None = found["verdict"]
+            return verdict if verdict and verdict["los"] is not None else None
+
+        verdict = until(judged, 240, "the second version's verdict with an interval and LOS")
+        assert (verdict["predecessor"], verdict["predecessor_id"]) == (
+            1, first["random-bob"]["id"])
+        assert verdict["low"] <= verdict["elo"] <= verdict["high"] and 0 <= verdict["los"] <= 1
+        assert verdict["deal_sets"] >= 5
+        text = craits("contest", "status", "--server", url, "--token", tokens["random-bob"]).stdout
+        assert "against v1:" in text and "LOS" in text and "deal sets" in text
+
+        # Frozen: uploads refused with the reason; the ladder plays on.
+        assert "Full cup: frozen" in craits("contest", "phase", contest, "frozen").stdout
+        refused = craits("contest", "submit", "--server", url, "--token", tokens["worst-cyd"],
+                         write(tmp_path / "late.py", wrapped("greedy").encode()), check=False)
+        assert refused.returncode == 1 and "Traceback" not in refused.stderr
+        assert "uploads are closed: the contest is frozen" in refused.stderr
+        assert board()["phase"] == "frozen"
+        assert [v["number"] for v in status("worst-cyd")["versions"]] == [1]
+
+        # The finals: the board's top two, ratings reset, finals games only, then done.
+        top = [(r["contestant"], r["version_id"]) for r in board()["rows"]]
+        started_finals = craits("contest", "phase", contest, "finals").stdout
+        assert "Full cup: finals" in started_finals and "2 finalists" in started_finals
+        finals = _finals(contest)
+        finalists = finals["finalists"]
+        names = dict((v, c) for c, v in top)
+        assert [names[v] for v in finalists] == ["greedy-ann", "random-bob"], (top, finals)
+        until(lambda: board()["phase"] == "done", 240, "the finals done")
+        final = craits_json("contest", "standings", "--server", url, "--json")
+        assert final["phase"] == "done"
+        assert [r["contestant"] for r in final["rows"]] == ["greedy-ann", "random-bob"], final
+        assert [r["version_id"] for r in final["rows"]] == finalists
+        for row in final["rows"]:  # ratings reset: the finals' games alone
+            assert (row["deal_sets"], row["games"]) == (FINAL_SETS, 2 * FINAL_SETS), row
+        tables = _tables_after(contest, finals["after_table"])
+        assert len(tables) == FINAL_SETS, tables
+        assert all(s == "done" and sorted(t) == sorted(finalists) for s, t in tables), tables
+        time.sleep(3)  # three of the idle ladder's looks: it claims no table after the finals
+        assert len(_tables_after(contest, finals["after_table"])) == FINAL_SETS
+
+        # The results, exported while the contest is still served.
+        out = tmp_path / "results"
+        wrote = craits("contest", "export", contest, "--out", out).stdout
+        assert "results.html" in wrote and "not final" not in wrote
+        _only_their_own(url, tokens, first)
+    elapsed = time.monotonic() - started
+
+    data = json.loads((out / "results.json").read_text())
+    assert data["final"] is True and data["phase"] == "done"
+    assert data["finals"]["finalists"] == finalists and data["finals"]["deal_sets"] == FINAL_SETS
+    assert [r["contestant"] for r in data["rows"]] == ["greedy-ann", "random-bob"]
+    rows = list(csv.DictReader((out / "results.csv").open(encoding="utf-8")))
+    assert [(r["rank"], r["contestant"]) for r in rows] == [("1", "greedy-ann"),
+                                                            ("2", "random-bob")]
+    html = (out / "results.html").read_text(encoding="utf-8")
+    assert "final results" in html and "not final" not in html
+    assert html.index("greedy-ann") < html.index("random-bob")
+    assert "worst-cyd" not in html and BROKEN not in html
+    print(f"the contest from first upload to exported finals: {elapsed:.0f} s")
+
+
+def _only_their_own(url: str, tokens: dict[str, str], versions: dict[str, dict[str, Any]]
+                    ) -> None:
+    """Every contestant's token is refused (403) every other's version, log and faults; the
+    public board and pages show nobody's code or log."""
+    for owner, version in versions.items():
+        for reader, token in tokens.items():
+            if reader == owner:
+                continue
+            for suffix in ("", "/log", "/faults"):
+                answer = httpx.get(f"{url}/api/v1/versions/{version['id']}{suffix}",
+                                   headers={"Authorization": f"Bearer {token}"})
+                assert answer.status_code == 403, (reader, owner, suffix, answer.text)
+                assert "is not yours" in answer.json()["error"]
+    for path in ("/api/v1/standings", "/", "/phases"):
+        page = httpx.get(f"{url}{path}").text
+        assert SECRET not in page and "no referee for me" not in page, path
+
+
+def _query(contest: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
+    with closing(read_store(contest)) as db:
+        return db.execute(sql, args).fetchall()
+
+
+def _tables_since(contest: Path, when: float) -> list[list[int]]:
+    """The versions of each ladder table claimed at or after ``when``, oldest first."""
+    return [json.loads(v) for (v,) in _query(
+        contest, "SELECT versions FROM ladder_tables WHERE created_at >= ? ORDER BY id", when)]
+
+
+def _tables_after(contest: Path, table_id: int) -> list[tuple[str, list[int]]]:
+    """The state and versions of each ladder table after ``table_id``."""
+    return [(state, json.loads(v)) for state, v in _query(
+        contest, "SELECT state, versions FROM ladder_tables WHERE id > ? ORDER BY id",
+        table_id)]
+
+
+def _finals(contest: Path) -> dict[str, Any]:
+    """The finals as the store keeps them (``phases``)."""
+    ((text,),) = _query(contest, "SELECT value FROM meta WHERE key = 'finals'")
+    finals: dict[str, Any] = json.loads(text)
+    return finals
