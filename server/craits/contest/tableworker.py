@@ -9,10 +9,12 @@ A table worker process (``python -m craits.contest.tableworker FD``, started by
 ``tableworker_pool``) runs ``play_table`` for each ``TableOrder`` the service sends over its
 socket pair (a ``multiprocessing`` connection, as tournament workers have), one table at a time,
 with its own referee and its own connection to the store. It records its games itself, so that
-a game's whole record (hidden cards included) goes from the worker's referee into SQLite and
-nowhere else, and the web process neither encodes records nor waits on their fsync. What the
-service gets is only what spectators may see: each game's public steps, made here with
-``live.PublicSteps`` (redaction at source), the recorded game's id, and the table's end.
+the web process neither encodes records nor waits on their fsync. What the service gets is
+each game's public steps, made here with ``live.PublicSteps`` (redaction at source), the
+recorded game's id and the table's end, and, as separate ``whole`` messages, the same steps
+with every card (``livewhole.WholeSteps``) for the organiser's view alone: the service keeps
+those apart from the public ones (``livewhole.OrganisedLiveGames``) and only the organiser's
+pages read them.
 
 Exactly once: the service gives a claimed table to one worker at a time, and a seating recorded
 twice (a worker that recorded a game just as the service gave up on it) is ignored by the
@@ -36,7 +38,6 @@ import trio
 
 from craits.dealkey import DealKey
 from craits.engine import Game
-from craits.exception_groups import sole_exception
 from craits.referee import bridge
 from craits.tournament.plan.schedule import Job
 from craits.tournament.run.botpool import BotPoolError
@@ -46,6 +47,7 @@ from craits.tournament.store.game_records import FinishedGame
 from .dealsets import Entrant, Setting, play_deal_set
 from .ladderstore import game_at, record_game
 from .live import PublicSteps
+from .livewhole import WholeSteps
 from .store import ContestStore
 
 
@@ -109,7 +111,8 @@ async def play_table(order: TableOrder, setting: Setting, store: ContestStore,
 
 
 class SentFeed:
-    """A worker's ``LiveFeed``: public steps (``PublicSteps``), sent to the service."""
+    """A worker's ``LiveFeed``: public steps (``PublicSteps``), sent to the service, each
+    followed by the same step whole (``WholeSteps``) for the organiser's view."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
@@ -117,11 +120,13 @@ class SentFeed:
     def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
         self._conn.send(("live", key, tuple(seats)))
         public = PublicSteps(tuple(seats))
+        whole = WholeSteps(tuple(seats))
 
         def observe(game: Game) -> None:
             step = public.next(game)
             if step is not None:
                 self._conn.send(("step", key, step, game.is_over))
+                self._conn.send(("whole", key, whole.next(game)))
 
         return observe
 
@@ -161,13 +166,8 @@ async def _play_watched(conn: Connection, order: TableOrder, setting: Setting,
         try:
             await play_table(order, setting, store, time.time, SentFeed(conn))
             outcome = ("done", "")
-        except BotPoolError as exc:
+        except BotPoolError as exc:  # anything else ends the worker, which the service sees
             outcome = ("void", str(exc))
-        except BaseExceptionGroup as group:
-            error = sole_exception(group)
-            if not isinstance(error, BotPoolError):
-                raise
-            outcome = ("void", str(error))
         nursery.cancel_scope.cancel()
     return outcome
 

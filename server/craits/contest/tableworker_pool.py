@@ -32,6 +32,7 @@ from craits.tournament.run.botpool import BotPoolError
 from craits.tournament.run.worker_process import receive
 
 from .live import LiveGames, Step
+from .livewhole import add_whole_step
 from .store import ContestStore
 from .tableworker import TableOrder, WorkerSetup, play_table
 
@@ -121,6 +122,10 @@ class TableWorker:
                 step = message[2]
                 assert isinstance(step, Step), "a worker sent something else as a step"
                 live.step(message[1], step, bool(message[3]))
+            elif kind == "whole":  # the organiser's: kept apart (livewhole)
+                step = message[2]
+                assert isinstance(step, Step), "a worker sent something else as a step"
+                add_whole_step(live, message[1], step)
             elif kind == "recorded":
                 live.end(message[1], message[2])
             elif kind == "done":
@@ -169,5 +174,6 @@ async def open_players(setup: WorkerSetup, workers: int, store: ContestStore,
         yield players
     finally:
         with trio.CancelScope(shield=True):
-            for player in players:
-                await player.close()
+            async with trio.open_nursery() as nursery:  # they stop their bots side by side
+                for player in players:
+                    nursery.start_soon(player.close)
