@@ -136,6 +136,18 @@ def games_of(contest: Path) -> int:
         db.close()
 
 
+def rejections(contest: Path) -> str:
+    """Why the bots were rejected, if they all were (the bench cannot start then)."""
+    db = sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10)
+    try:
+        rows = db.execute("SELECT state, reason FROM versions").fetchall()
+    finally:
+        db.close()
+    if rows and all(state == "rejected" for state, _ in rows):
+        return "every bot was rejected; the first: " + str(rows[0][1])
+    return ""
+
+
 # ---- the readers (this process) -------------------------------------------------------------
 
 
@@ -272,9 +284,10 @@ def start_contest(root: Path, bots: int, more: list[str]
         craits("contest", "submit", "--server", url, "--token", token, source)
     deadline = time.monotonic() + 300
     while games_of(contest) < 10:  # validated, seated, playing
-        if process.poll() is not None or time.monotonic() > deadline:
+        rejected = rejections(contest)
+        if rejected or process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            raise SystemExit("the service recorded no games within 5 minutes")
+            raise SystemExit(f"the service recorded no games: {rejected or 'in 5 minutes'}")
         time.sleep(1)
     return process, url, contest
 
