@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,9 @@ import pytest
 
 from craits.cli.tournament_web import web_address
 from craits.contest.service import Listen
+from craits.contest.web.tournament import StandingsReader
 from craits.engine import Event, Rules
+from craits.tournament.plan.config import config_from_dict
 from craits.tournament.store.database import Store
 from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
@@ -238,3 +241,34 @@ def test_a_busy_web_port_keeps_no_tournament(cli: Runner, tmp_path: Path) -> Non
     assert "no tournament was kept" in result.err
     with Store.open(tmp_path / "r.sqlite", mode="read") as store:
         assert store.tournaments() == []
+
+
+class Ticks:
+    """A clock that moves one second each time it is read: every full read costs 1 s."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_the_standings_are_refitted_at_most_once_per_ten_times_their_cost(
+        tmp_path: Path) -> None:
+    """A full read (every result, the fit, the render) that cost 1 s is not made again
+    before 10 s have passed, however often the job counts move; unchanged counts never cost
+    one; the next read after the wait sees the change."""
+    with Store.open(tmp_path / "r.sqlite") as store:
+        tid = store.create_tournament(config_from_dict(tomllib.loads(TINY)))
+        clock = Ticks()
+        reader = StandingsReader(store, tid, clock)
+        first = reader()
+        assert (reader.reads, first.status, first.done) == (1, "created", 0)
+        assert reader() is first and reader.reads == 1  # nothing moved
+        store.set_status(tid, "running")
+        assert reader() is first and reader.reads == 1  # moved, but within 10 x 1 s
+        clock.now += 10
+        fresh = reader()
+        assert (reader.reads, fresh.status) == (2, "running")
+        assert 'id="status">running<' in fresh.panels

@@ -33,6 +33,8 @@ are too; the standings' one script is in ``tournament_static/``.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -59,7 +61,7 @@ from craits.report.site import game_line
 from craits.report.stored import ReportError, StoredGame, load_game
 from craits.report.viewer_page import viewer_page
 from craits.tournament.plan.schedule import Job
-from craits.tournament.store.database import Store
+from craits.tournament.store.database import Store, TournamentInfo
 
 from ..live import LiveGame, LiveGames
 from .feed import Feed
@@ -107,20 +109,44 @@ class Snapshot:
 
 class StandingsReader:
     """Reads a ``Snapshot`` (in a worker thread: ``Feed`` calls it), again only once the job
-    counts have moved: a cheap query per second, the results read when a game was
-    recorded."""
+    counts have moved: a cheap query per second, the results read when a game was recorded.
 
-    def __init__(self, store: Store, tournament_id: str) -> None:
+    Why a throttle too: reading every result and fitting the standings grows with the
+    tournament (about 0.1 s at 1,200 games here, a second at tens of thousands), and the run
+    process that serves the pages is the one that claims and records games, so a page left open
+    on a big, fast tournament would spend a core refitting once a second. A full read is
+    therefore made at most once per ``SPACING`` times its last cost: readers then cost the run
+    about a tenth of a core at most, and a big tournament's standings lag by that much."""
+
+    SPACING: Final = 10.0
+
+    def __init__(self, store: Store, tournament_id: str,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.tid = tournament_id
         self.names = store.config(tournament_id).bot_names
+        self.clock = clock
         self._last: Snapshot | None = None
+        self._next_at = -math.inf
+        self.reads = 0
+        """Full reads made (the throttle's test counts them)."""
 
     def __call__(self) -> Snapshot:
         info = self.store.tournament(self.tid)
         counts = (info.status, info.total, tuple(sorted(info.jobs.items())))
-        if self._last is not None and self._last.counts == counts:
+        if self._last is not None and (self._last.counts == counts
+                                       or self.clock() < self._next_at):
             return self._last
+        started = self.clock()
+        self._last = self._read(info, counts)
+        self.reads += 1
+        ended = self.clock()
+        self._next_at = ended + self.SPACING * (ended - started)
+        return self._last
+
+    def _read(self, info: TournamentInfo, counts: tuple[str, int, tuple[tuple[str, int], ...]]
+              ) -> Snapshot:
+        """The whole snapshot: results, deals in play, the standings, rendered."""
         results = self.store.results(self.tid)
         in_play = self.store.deals_in_play(self.tid)  # after the results: see export_rows
         hands = self.store.hands_played(self.tid)
@@ -133,9 +159,7 @@ class StandingsReader:
             standings=Markup(standings_table(standings)), s=standings,
             games=Markup(games_table(lines)), done=info.jobs.get("done", 0),
             total=info.total, status=info.status, listed=len(lines)))
-        self._last = Snapshot(counts, panels, info.jobs.get("done", 0), info.total,
-                              info.status)
-        return self._last
+        return Snapshot(counts, panels, info.jobs.get("done", 0), info.total, info.status)
 
 
 @dataclass
