@@ -38,6 +38,7 @@ import trio
 
 from craits.dealkey import DealKey
 from craits.engine import Game
+from craits.exception_groups import sole_exception
 from craits.referee import bridge
 from craits.tournament.plan.schedule import Job
 from craits.tournament.run.botpool import BotPoolError
@@ -144,8 +145,11 @@ async def serve(conn: Connection, setup: WorkerSetup) -> None:
             if outcome is None:
                 return  # the service is gone (or let us go) mid-table
             conn.send(outcome)
-    except (BrokenPipeError, ConnectionResetError):
-        return  # the service is gone: nobody to tell
+    except BaseException as raised:  # a send may find the service gone before the watcher
+        exc = sole_exception(raised) if isinstance(raised, BaseExceptionGroup) else raised
+        if not isinstance(exc, BrokenPipeError | ConnectionResetError):
+            raise
+        # the service is gone: nobody to tell
     finally:
         store.close()
 
