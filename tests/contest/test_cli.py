@@ -66,6 +66,17 @@ def test_serve_refuses_a_bad_config_and_half_tls(capsys: pytest.CaptureFixture[s
     assert code == 2 and "give both --tls-cert and --tls-key" in err
 
 
+def test_serve_refuses_ray_and_fewer_than_no_workers(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    code, _, err = run(capsys, "serve", tmp_path, "--ray", "127.0.0.1:6379")
+    assert code == 2 and "--ray is not supported by craits contest serve yet" in err
+    assert "--workers N" in err
+    with pytest.raises(SystemExit) as done:
+        main(["contest", "serve", str(tmp_path), "--workers", "-1"])
+    assert done.value.code == 2
+    assert "--workers: must be at least 0, got -1" in capsys.readouterr().err
+
+
 def test_client_mistakes(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CRAITS_CONTEST_TOKEN", raising=False)
