@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from craits.ratings.intervals import RatingIntervals, clustered_ratings
+from craits.ratings.intervals import RatingIntervals, deal_set_units, unit_ratings
 from craits.ratings.results import ScoredGame
 
 from .store import Contestant, Version
@@ -31,7 +31,9 @@ def board_rows(games: Sequence[ScoredGame], playing: Sequence[Version],
     if not playing:
         return []
     bots = sorted({s for g in games for s in g.seats} | {str(v.id) for v in playing})
-    fit = clustered_ratings(sorted(games, key=lambda g: g.game_index), bots)
+    ordered = sorted(games, key=lambda g: g.game_index)
+    fit = unit_ratings(deal_set_units(ordered, {b: i for i, b in enumerate(bots)}), bots,
+                       superiority=False)
     played: dict[str, int] = {}
     deal_sets: dict[str, set[int]] = {}
     for game in games:

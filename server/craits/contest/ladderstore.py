@@ -166,16 +166,19 @@ def games_after(store: ContestStore, after: int, limit: int) -> list[GameRow]:
                 (after, limit))]
 
 
-def finished_among(store: ContestStore, table_ids: Sequence[int]) -> set[int]:
-    """Those of ``table_ids`` finished (done or void): a finished table gets no more games
-    (``finish_table`` comes after its last ``record_game``)."""
+def finished_among(store: ContestStore, table_ids: Sequence[int], read_up_to: int
+                   ) -> set[int]:
+    """Those of ``table_ids`` finished (done or void) with no game after game ``read_up_to``:
+    a reader that has read every game up to that one has all of theirs (``finish_table``
+    comes after a table's last ``record_game``, and one statement reads one snapshot)."""
     finished: set[int] = set()
     for start in range(0, len(table_ids), 500):
         chunk = list(table_ids[start:start + 500])
         marks = ", ".join("?" * len(chunk))
         finished.update(t for (t,) in store.read(
-            f"SELECT id FROM ladder_tables WHERE state != 'playing' AND id IN ({marks})",
-            tuple(chunk)))
+            f"SELECT id FROM ladder_tables t WHERE state != 'playing' AND id IN ({marks}) AND "
+            "NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.id > ?)",
+            (*chunk, read_up_to)))
     return finished
 
 

@@ -124,9 +124,9 @@ class GameCache:
         self._played = array("i")
 
     def read(self, store: ContestStore) -> int:
-        """Add the games recorded since the last read; the number added. Finished tables are
-        asked first: one finished then has all its games among those read next."""
-        finished = finished_among(store, list(self._playing))
+        """Add the games recorded since the last read; the number added. A batch at a time,
+        each followed by moving the tables finished with it into the columns (so a first read
+        of a long contest holds a batch's tables in dicts, not all of them)."""
         added = 0
         while True:
             rows = games_after(store, self.last_game, READ_BATCH)
@@ -134,10 +134,10 @@ class GameCache:
                 self._playing.setdefault(table_id, _Playing()).add(seats, places)
                 self.last_game = gid
             added += len(rows)
+            for table_id in sorted(finished_among(store, list(self._playing), self.last_game)):
+                self._keep(table_id, self._playing.pop(table_id))
             if len(rows) < READ_BATCH:
                 break
-        for table_id in sorted(finished):
-            self._keep(table_id, self._playing.pop(table_id))
         self.games += added
         return added
 
@@ -254,7 +254,7 @@ def refit_rows(cache: GameCache, finals: Finals | None, playing: Sequence[Versio
     after = 0 if finals is None else finals.after_table
     played, sets = cache.standing(after)
     bots = sorted(set(played) | {str(v.id) for v in playing})
-    fit = unit_ratings(cache.units(bots, after), bots)
+    fit = unit_ratings(cache.units(bots, after), bots, superiority=False)
     return rows_of(fit, played, sets, playing, contestants, provisional)
 
 

@@ -70,7 +70,9 @@ class RatingIntervals:
     low: tuple[float, ...]
     high: tuple[float, ...]
     los: tuple[tuple[float, ...], ...]
-    """``los[i][j]``: probability that bot i is really stronger than bot j."""
+    """``los[i][j]``: probability that bot i is really stronger than bot j; empty when not
+    asked for (``unit_ratings(..., superiority=False)``: n² t distributions a board that
+    shows no LOS need not pay)."""
     confidence: float
     units: int
     """Deal sets (independent units) behind the intervals."""
@@ -116,6 +118,7 @@ def unit_ratings(
     prior: float = DEFAULT_PRIOR,
     method: str = "sandwich",
     min_units: int | None = None,
+    superiority: bool = True,
 ) -> RatingIntervals:
     """``clustered_ratings`` from the deal sets' pairwise records (``deal_set_units``, by
     index in ``bots``): all the fit reads of the games, so that a caller keeping only these
@@ -145,8 +148,8 @@ def unit_ratings(
         bots=tuple(bots), ratings=tuple(ratings),
         low=tuple(r - spread * s for r, s in zip(ratings, se, strict=True)),
         high=tuple(r + spread * s for r, s in zip(ratings, se, strict=True)),
-        los=_superiority(ratings, cov, df), confidence=confidence, units=g, enough=True,
-        fixed=fixed,
+        los=_superiority(ratings, cov, df) if superiority else (), confidence=confidence,
+        units=g, enough=True, fixed=fixed,
     )
 
 
