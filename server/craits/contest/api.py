@@ -33,6 +33,7 @@ from starlette.routing import Route
 from .archive import remove_tree
 from .config import ContestConfig
 from .live import LiveGames
+from .livewhole import OrganisedLiveGames
 from .openapi import openapi_spec
 from .phases import phase_now
 from .ratelimit import check_rate
@@ -59,8 +60,9 @@ class Contest:
     at the start, cannot be outrun by parallel uploads)."""
     unpackers: trio.CapacityLimiter = field(default_factory=lambda: trio.CapacityLimiter(
         UNPACKERS))
-    live: LiveGames = field(default_factory=LiveGames)
-    """The games being played now, public events only: the ladder feeds it, the pages read it."""
+    live: LiveGames = field(default_factory=OrganisedLiveGames)
+    """The games being played now, public events only: the ladder feeds it, the pages read it;
+    and beside them (``OrganisedLiveGames.whole``) every card, for the organiser's pages."""
 
     def phase(self) -> str:
         """The phase now (``phases.phase_now``: the finals, the organiser's, the dates)."""

@@ -3,7 +3,12 @@
 a game is played, and none of it carries a card of a deal or a draw (another seat's hidden
 cards) before the end; after the end the game's own page shows the whole hands. The check is
 shown to catch an unredacted feed (the control), and the stream to carry every public event,
-in order, whether read from the first move or joined midway."""
+in order, whether read from the first move or joined midway.
+
+The organiser's view of the same game (``/organiser/live/KEY`` and its stream) is refused
+(403) to the raw client, signed in as a contestant or not, and what the refusals say carries
+no card either; signed in with the organiser's token, the stream carries every event as it
+is, hands and draws included (so the check above would find them there)."""
 
 from __future__ import annotations
 
@@ -17,6 +22,8 @@ import pytest
 
 from craits.contest.ladderstore import game_replay
 from craits.contest.live import SPECTATOR, public_step
+from craits.contest.organiser import new_organiser_token
+from craits.contest.web.signin import COOKIE
 from craits.engine import Event, Rules
 from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
@@ -32,10 +39,10 @@ NAMES = ["alice v1", "bob v1"]
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    make_contest(tmp_path / "cup", names=("alice", "bob"))
+def served(tmp_path: Path) -> Iterator[tuple[Served, dict[str, str]]]:
+    tokens = make_contest(tmp_path / "cup", names=("alice", "bob"))
     with serving(tmp_path / "cup") as served:
-        yield served
+        yield served, tokens
 
 
 def hidden_forms(full: Sequence[Event], names: Sequence[str]) -> list[str]:
@@ -55,10 +62,12 @@ def leaks(bodies: Iterable[str], forms: Sequence[str]) -> list[str]:
     return [f for body in bodies for f in forms if f in body]
 
 
-def read_stream(url: str, into: list[str], steps: list[dict[str, object]]) -> None:
+def read_stream(url: str, into: list[str], steps: list[dict[str, object]],
+                cookies: dict[str, str] | None = None) -> None:
     """Read a live game's stream to its end: raw text into ``into``, parsed steps into
     ``steps``."""
-    with httpx.Client(timeout=60) as client, client.stream("GET", url) as response:
+    with httpx.Client(timeout=60, cookies=cookies) as client, \
+            client.stream("GET", url) as response:
         assert response.headers["content-type"].startswith("text/event-stream")
         kind = ""
         for line in response.iter_lines():
@@ -71,25 +80,38 @@ def read_stream(url: str, into: list[str], steps: list[dict[str, object]]) -> No
                 return
 
 
-def test_a_spectator_sees_no_hidden_card_before_the_end(served: Served) -> None:
-    store = served.contest.store
+def test_a_spectator_sees_no_hidden_card_before_the_end(
+        served: tuple[Served, dict[str, str]]) -> None:
+    site, tokens = served
+    store = site.contest.store
+    organiser = {COOKIE: new_organiser_token(store)}
+    contestant = {COOKIE: tokens["alice"]}
     alice, bob = store.contestants()
     a1, b1 = rated_version(store, alice.id, "a1"), rated_version(store, bob.id, "b1")
-    thread, out = start_live(served, [a1.id, b1.id], NAMES, seed=11, delay=0.005)
+    thread, out = start_live(site, [a1.id, b1.id], NAMES, seed=11, delay=0.005)
     bodies: list[str] = []
     first: list[str] = []
     first_steps: list[dict[str, object]] = []
     joined: list[str] = []
     joined_steps: list[dict[str, object]] = []
-    with httpx.Client(base_url=served.url, timeout=30) as client:
+    whole: list[str] = []
+    whole_steps: list[dict[str, object]] = []
+    refused: list[int] = []
+    with httpx.Client(base_url=site.url, timeout=30) as client, \
+            httpx.Client(base_url=site.url, timeout=30, cookies=contestant) as signed, \
+            httpx.Client(base_url=site.url, timeout=30, cookies=organiser) as boss:
         for _ in range(200):  # until the game is listed
             listing = client.get("/live").text
             if "/live/" in listing:
                 break
         key = listing.split('href="/live/')[1].split('"')[0]
         readers = [threading.Thread(target=read_stream, args=(
-            f"{served.url}/live/{key}/events", first, first_steps))]
+            f"{site.url}/live/{key}/events", first, first_steps))]
         readers[0].start()
+        readers.append(threading.Thread(target=read_stream, args=(
+            f"{site.url}/organiser/live/{key}/events", whole, whole_steps, organiser)))
+        readers[1].start()
+        organiser_page = boss.get(f"/organiser/live/{key}").text
         pages = 0
         while "done" not in out:
             for path in ("/live", f"/live/{key}", "/", "/api/v1/standings",
@@ -99,16 +121,23 @@ def test_a_spectator_sees_no_hidden_card_before_the_end(served: Served) -> None:
                     break
                 bodies.append(response.text + json.dumps(dict(response.headers)))
                 pages += 1
-            if len(readers) == 1 and pages > 12:  # a second reader joins midway
+            for path in ("/organiser", f"/organiser/live/{key}",
+                         f"/organiser/live/{key}/events"):  # the organiser's, refused
+                for who in (client, signed):
+                    response = who.get(path)
+                    refused.append(response.status_code)
+                    bodies.append(response.text + json.dumps(dict(response.headers)))
+            if len(readers) == 2 and pages > 12:  # a second reader joins midway
                 readers.append(threading.Thread(target=read_stream, args=(
-                    f"{served.url}/live/{key}/events", joined, joined_steps)))
-                readers[1].start()
+                    f"{site.url}/live/{key}/events", joined, joined_steps)))
+                readers[2].start()
         thread.join(timeout=60)
         for reader in readers:
             reader.join(timeout=60)
         _, game_id = out["done"]
         after = client.get(f"/games/{game_id}").text
-    assert pages > 12 and len(readers) == 2
+    assert pages > 12 and len(readers) == 3
+    assert refused and set(refused) == {403}
 
     replay = game_replay(store, game_id)
     assert replay is not None
@@ -123,6 +152,10 @@ def test_a_spectator_sees_no_hidden_card_before_the_end(served: Served) -> None:
     assert [line for line in first if line.startswith("event: end")] == ["event: end"]
     assert leaks(["\n".join(first), "\n".join(joined), *bodies], forms) == []
     assert leaks([after], forms)  # once over, the game's page shows the whole hands
+    # the organiser's stream: every event as it is, from the first, and so the hidden cards
+    assert [e for step in whole_steps for e in step["events"]] == [  # type: ignore[attr-defined]
+        e.to_dict() for e in full]
+    assert leaks(["\n".join(whole)], forms) and leaks([organiser_page], forms)
 
 
 def test_the_check_catches_an_unredacted_feed() -> None:

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
+from ..api import Contest
+from ..live import LiveGame
+from ..livewhole import OrganisedLiveGames
 from ..store import Contestant, ContestStore, Version
 from .signin import organiser
 
@@ -27,6 +30,16 @@ def require_organiser(request: Request, store: ContestStore) -> None:
     """Pass for the organiser; 403 for anyone else."""
     if not organiser(request, store):
         raise HTTPException(403, FORBIDDEN)
+
+
+def whole_game(contest: Contest, key: str) -> LiveGame:
+    """Game ``key`` being played, every card of it (``livewhole``); 404 when it is not."""
+    live = contest.live
+    game = live.whole.get(key) if isinstance(live, OrganisedLiveGames) else None
+    if game is None:
+        raise HTTPException(404, f"no game {key} being played: once over, a game's page "
+                            f"shows it whole (/live/{key} links it)")
+    return game
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,8 +49,8 @@ from .board import Board, read_board
 from .boardpage import BoardPages, cached_page
 from .feed import Feed
 from .history import rating_plot, recent_games
-from .live import listing, live_delay, live_events, live_game, live_games, shown
-from .organiser import overview, require_organiser
+from .live import listing, live_delay, live_events, live_game, live_games, shown, stream
+from .organiser import overview, require_organiser, whole_game
 from .signin import COOKIE, forget, organiser, remember, signed_in
 from .upload import upload_version
 from .viewer import game_viewer
@@ -93,6 +93,8 @@ def pages_app(contest: Contest, games: Callable[[], Sequence[ScoredGame]]) -> St
         Route("/signin", _signin, methods=["POST"]),
         Route("/signout", _signout, methods=["POST"]),
         Route("/organiser", _organiser, methods=["GET"]),
+        Route("/organiser/live/{key}", _organiser_live, methods=["GET"]),
+        Route("/organiser/live/{key}/events", _organiser_live_events, methods=["GET"]),
         static_files(),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _error})
@@ -270,6 +272,23 @@ async def _organiser(request: Request) -> Response:
     return _render(request, "organiser.html", contestants=overview(site.contest.store),
                    games=listing(site.contest.live, 0.0, trio.current_time()),
                    delay=site.contest.config.live_delay_s)
+
+
+async def _organiser_live(request: Request) -> Response:
+    """A game being played, every card (the organiser's ``live.html``), not delayed."""
+    contest = _site(request).contest
+    require_organiser(request, contest.store)
+    game = whole_game(contest, request.path_params["key"])
+    return _render(request, "live.html", game=game, steps=game.steps, whole=True,
+                   events=f"/organiser/live/{game.key}/events")
+
+
+async def _organiser_live_events(request: Request) -> Response:
+    """The stream of a game being played, every card: as ``/live/KEY/events``, whole."""
+    contest = _site(request).contest
+    require_organiser(request, contest.store)
+    game = whole_game(contest, request.path_params["key"])
+    return stream(game, game.follow(), request)
 
 
 async def _signin_form(request: Request) -> Response:
