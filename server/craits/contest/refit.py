@@ -122,6 +122,8 @@ class GameCache:
         # Their seats: the version and its games at that table.
         self._seat = array("i")
         self._played = array("i")
+        self._totals: dict[int, list[int]] = {}
+        """Per version: games and tables over all the finished tables."""
 
     def read(self, store: ContestStore) -> int:
         """Add the games recorded since the last read; the number added. A batch at a time,
@@ -156,6 +158,9 @@ class GameCache:
         for version, games in table.played.items():
             self._seat.append(version)
             self._played.append(games)
+            total = self._totals.setdefault(version, [0, 0])
+            total[0] += games
+            total[1] += 1
         self._first_pair.append(len(self._a))
         self._first_seat.append(len(self._seat))
 
@@ -177,16 +182,21 @@ class GameCache:
 
     def standing(self, after: int = 0) -> tuple[dict[str, int], dict[str, int]]:
         """Each version's games and deal sets at the tables after table ``after``, by version
-        id as text (the fit's bots)."""
+        id as text (the fit's bots): from the running totals of the finished tables, or in the
+        finals (``after`` > 0) counted from their rows."""
         played: dict[str, int] = {}
         sets: dict[str, int] = {}
 
-        def count(version: int, games: int) -> None:
+        def count(version: int, games: int, tables: int = 1) -> None:
             key = str(version)
             played[key] = played.get(key, 0) + games
-            sets[key] = sets.get(key, 0) + 1
+            sets[key] = sets.get(key, 0) + tables
 
-        for table_id, row in self._tables(after):
+        if after <= 0:
+            for version, (games, tables) in self._totals.items():
+                count(version, games, tables)
+        for table_id, row in self._tables(after) if after > 0 else (
+                (t, -1) for t in self._playing):
             if row < 0:
                 for version, games in self._playing[table_id].played.items():
                     count(version, games)

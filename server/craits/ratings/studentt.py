@@ -8,6 +8,7 @@ exactly where that matters (12.7 instead of 1.96 with two units, 2.09 with twent
 
 from __future__ import annotations
 
+import functools
 import math
 
 
@@ -21,8 +22,10 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
+@functools.cache
 def t_quantile(p: float, df: float) -> float:
-    """The t with P(T ≤ t) = ``p`` (bisection on ``t_cdf``: exact to about 1e-10)."""
+    """The t with P(T ≤ t) = ``p`` (bisection on ``t_cdf``: exact to about 1e-10); kept once
+    computed (a contest's refits ask for the same few over and over)."""
     if not 0.0 < p < 1.0:
         raise ValueError("p must be strictly between 0 and 1")
     if p < 0.5:
