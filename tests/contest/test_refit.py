@@ -184,6 +184,7 @@ def test_board_rows_are_the_standings_rows(tmp_path: Path) -> None:
     strength = _field(store)
     Tables(store, strength, seed=5).play(24, list(strength))
     games, playing = scored_games(store), _playing(store)
+    assert scored_games(store, after=games[5].game_index) == games[6:]  # what a reader lacks
     rows = board_rows(games, playing, store.contestants(), 4)
     bots = sorted({s for g in games for s in g.seats} | {str(v.id) for v in playing})
     standings = {r.bot: r for r in compute_standings(games, bots).rows}

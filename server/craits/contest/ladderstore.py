@@ -139,9 +139,10 @@ def seat_faults(game: FinishedGame) -> list[bool]:
     return faulted
 
 
-def scored_games(store: ContestStore) -> list[ScoredGame]:
-    """Every recorded game as the ratings read it: seats are version ids (as text), the table
-    is the meeting and its one deal set the unit of the intervals."""
+def scored_games(store: ContestStore, after: int = 0) -> list[ScoredGame]:
+    """Every recorded game (or those after game ``after``: a reader that keeps what it read,
+    as the matchmaker does, needs no more) as the ratings read it: seats are version ids (as
+    text), the table is the meeting and its one deal set the unit of the intervals."""
     return [ScoredGame(game_index=gid, meeting_index=table_id, deal_set=0, rotation=rotation,
                        seats=tuple(str(v) for v in json.loads(seats)),
                        totals=tuple(json.loads(totals)), places=tuple(json.loads(places)),
@@ -149,7 +150,7 @@ def scored_games(store: ContestStore) -> list[ScoredGame]:
                        forfeited=tuple(json.loads(forfeited)))
             for gid, table_id, rotation, seats, totals, places, strikes, forfeited
             in store.read("SELECT id, table_id, rotation, seats, totals, places, strikes, "
-                          "forfeited FROM games ORDER BY id")]
+                          "forfeited FROM games WHERE id > ? ORDER BY id", (after,))]
 
 
 GameRow = tuple[int, int, list[int], list[int]]
