@@ -23,12 +23,15 @@ from pathlib import Path
 
 import httpx
 import pytest
+import trio
 
 from craits.cli.tournament_web import web_address
+from craits.contest.live import SPECTATOR, LiveGames
 from craits.contest.service import Listen
-from craits.contest.web.tournament import StandingsReader
-from craits.engine import Event, Rules
+from craits.contest.web.tournament import LiveWatch, StandingsReader
+from craits.engine import Event, Game, Rules
 from craits.tournament.plan.config import config_from_dict
+from craits.tournament.plan.schedule import build_schedule
 from craits.tournament.store.database import Store
 from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
@@ -272,3 +275,39 @@ def test_the_standings_are_refitted_at_most_once_per_ten_times_their_cost(
         fresh = reader()
         assert (reader.reads, fresh.status) == (2, "running")
         assert 'id="status">running<' in fresh.panels
+
+
+def test_live_steps_are_made_only_once_someone_looks() -> None:
+    """Nobody looking: the moves make no steps (their cost doubled a fast tournament); the
+    list brings a game up to date in one step; a page or stream follows it move by move; every
+    public event is there, in order, whenever one started looking."""
+    job = build_schedule(config_from_dict(tomllib.loads(TINY)), "t")[0]
+
+    async def main() -> None:
+        live = LiveGames()
+        watch = LiveWatch(live)
+        observe = watch.start(job)
+        game = Game.new(Rules.from_json(job.rules_json), 2, job.seed)
+        observe(game)
+        for _ in range(5):
+            game.apply(game.legal_moves()[0])
+            observe(game)
+        shown = live.get("0")
+        assert shown is not None and shown.steps == []  # nobody looked yet
+        watch.refresh()  # the list of live games
+        assert len(shown.steps) == 1
+        game.apply(game.legal_moves()[0])
+        observe(game)
+        assert len(shown.steps) == 1  # listed, not followed
+        watch.follow("0")  # the game's page or stream
+        assert len(shown.steps) == 2
+        for _ in range(3):
+            game.apply(game.legal_moves()[0])
+            observe(game)
+        assert len(shown.steps) == 5
+        events = [e for step in shown.steps for e in step.to_dict()["events"]]
+        assert events == [e.seen_by(SPECTATOR).to_dict() for e in game.events]
+        watch.end(job, recorded=True)
+        assert live.get("0") is shown and shown.ended and shown.game == job.game_index
+
+    trio.run(main)

@@ -112,13 +112,14 @@ async def run_with_web(web: WebRun, store: Store, tid: str, options: RunOptions,
     """Serve the pages, play the tournament, then stop serving (or, lingering, serve on until
     Ctrl-C)."""
     live = LiveGames()
-    app = tournament_app(store, tid, live, web.live_note)
+    watch = LiveWatch(live)
+    app = tournament_app(store, tid, live, web.live_note, watch)
     try:
         async with trio.open_nursery() as nursery:
             binds = await _bind(nursery, app, web.listen)
             for bind in binds:
                 announce(f"web pages: {bind}/")
-            await run_tournament(store, tid, replace(options, watch=LiveWatch(live)), hook)
+            await run_tournament(store, tid, replace(options, watch=watch), hook)
             web.played = True
             if web.linger:
                 announce("the tournament is over; the pages stay up until Ctrl-C")

@@ -80,18 +80,72 @@ TEMPLATES: Final = Jinja2Templates(env=Environment(
 TEMPLATES.env.globals["style"] = STYLE
 
 
+@dataclass(slots=True)
+class _Watched:
+    """A game being played, as ``LiveWatch`` follows it."""
+
+    observe: Callable[[Game], None]
+    """Its ``LiveGame``'s observer: makes the public steps of the events not yet made."""
+    game: Game | None = None
+    """The game at its last move, while nobody follows it move by move (only ever handed to
+    ``observe``, which keeps its public events alone)."""
+    followed: bool = False
+    looked: bool = False
+
+
 class LiveWatch:
     """The runner's ``GameWatch`` feeding ``live``: a game is keyed by its index in the
-    schedule, which is also its page's (``/games/N``), so the live page's end links it."""
+    schedule, which is also its page's (``/games/N``), so the live page's end links it.
+
+    Why lazily: making a move's public step (redaction, words, JSON) costs more than the move
+    itself for bots played in process, and doing it for every move of every game doubled such a
+    tournament's time (480 games: 12 s, 24-27 s with --web) while nobody watched. So a game's
+    steps are made only once someone looks: ``refresh`` (the list of live games) makes one step
+    of everything since the last, and ``follow`` (a game's page or stream) does that and then
+    observes each move as it comes, as the contest does. A reader joining midway still gets
+    every public event from the first; a game nobody looked at ends with no steps (its page,
+    ``/games/N``, has the whole game)."""
 
     def __init__(self, live: LiveGames) -> None:
         self.live = live
+        self._playing: dict[str, _Watched] = {}
 
     def start(self, job: Job) -> Callable[[Game], None]:
-        return self.live.start(str(job.game_index), job.seats)
+        key = str(job.game_index)
+        watched = self._playing[key] = _Watched(self.live.start(key, job.seats))
+
+        def observer(game: Game) -> None:
+            if watched.followed:
+                watched.observe(game)
+            else:
+                watched.game = game
+
+        return observer
+
+    def refresh(self, key: str | None = None) -> None:
+        """Bring game ``key`` (None: every game being played) up to date, once."""
+        for k in ([key] if key is not None else list(self._playing)):
+            watched = self._playing.get(k)
+            if watched is not None:
+                watched.looked = True
+                if watched.game is not None:
+                    watched.observe(watched.game)
+                    watched.game = None
+
+    def follow(self, key: str) -> None:
+        """From now on, make game ``key``'s steps as it is played (someone watches it)."""
+        self.refresh(key)
+        watched = self._playing.get(key)
+        if watched is not None:
+            watched.followed = True
 
     def end(self, job: Job, recorded: bool) -> None:
-        self.live.end(str(job.game_index), job.game_index if recorded else None)
+        key = str(job.game_index)
+        watched = self._playing.get(key)
+        if watched is not None and watched.looked:
+            self.refresh(key)  # its last moves, for a page opened just after the end
+        self._playing.pop(key, None)
+        self.live.end(key, job.game_index if recorded else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,18 +225,21 @@ class TournamentSite:
     name: str
     feed: Feed[Snapshot]
     live: LiveGames
+    watch: LiveWatch | None
+    """Makes the live games' steps when they are looked at (None: ``live`` is fed whole)."""
     live_note: str
     """Said on the live pages: which games they show (only those played in this process)."""
 
 
 def tournament_app(store: Store, tournament_id: str, live: LiveGames,
-                   live_note: str = "") -> Starlette:
+                   live_note: str = "", watch: LiveWatch | None = None) -> Starlette:
     """The pages of tournament ``tournament_id`` in ``store`` (read from any thread: the
     runner records in it meanwhile), errors answered as pages. ``live_note``: a sentence on
-    the live pages, e.g. that games played by worker processes are not shown live."""
+    the live pages, e.g. that games played by worker processes are not shown live; ``watch``:
+    the ``LiveWatch`` feeding ``live``, told when a live game is looked at."""
     feed = Feed(StandingsReader(store, tournament_id), STANDINGS_INTERVAL_S)
     site = TournamentSite(store, tournament_id, store.tournament(tournament_id).name, feed,
-                          live, live_note)
+                          live, watch, live_note)
     routes = [
         Route("/", _standings, methods=["GET"]),
         Route("/standings/events", _standings_events, methods=["GET"]),
@@ -280,17 +337,24 @@ async def _game(request: Request) -> Response:
 
 
 def _live_game(request: Request) -> LiveGame:
-    """The game the path names, being played or lately ended; 404 otherwise."""
+    """The game the path names, being played (followed from now on) or lately ended; 404
+    otherwise."""
     key: str = request.path_params["key"]
-    game = _site(request).live.get(key)
+    site = _site(request)
+    if site.watch is not None:
+        site.watch.follow(key)
+    game = site.live.get(key)
     if game is None:
         raise HTTPException(404, f"no live game {key}: it may have ended; see the standings")
     return game
 
 
 async def _live_list(request: Request) -> Response:
+    site = _site(request)
+    if site.watch is not None:
+        site.watch.refresh()
     return _render(request, "live_list.html",
-                   games=listing(_site(request).live, 0.0, trio.current_time()))
+                   games=listing(site.live, 0.0, trio.current_time()))
 
 
 async def _live_page(request: Request) -> Response:
