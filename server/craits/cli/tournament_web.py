@@ -102,7 +102,10 @@ def _live_note(args: argparse.Namespace, store: Store, tid: str) -> str:
         return LOCAL_NOTE.format(where="actors on a Ray cluster")
     if args.tls is not None:
         return ""
-    workers = worker_count(store.config(tid), args.workers, store.tournament(tid),
+    info = store.tournament(tid)  # as the run will see it: a dead run's games pending again
+    pending = info.jobs.get("pending", 0) + info.jobs.get("running", 0)
+    workers = worker_count(store.config(tid), args.workers,
+                           replace(info, jobs={**info.jobs, "pending": pending}),
                            (args.host, args.port))
     return "" if workers == 1 else LOCAL_NOTE.format(where=f"{workers} worker processes")
 
