@@ -57,7 +57,7 @@ class Paced(GreedyBot):
 CUP = """
 name = "web cup"
 table_size = 2
-deal_sets = 2
+deal_sets = 1
 concurrency = 1
 [rules]
 short_game = true
@@ -68,7 +68,7 @@ dir = "."
 [[bots]]
 name = "lowcard"
 """
-GAMES = 4  # one meeting x 2 seatings x 2 deal sets
+GAMES = 2  # one meeting x 2 seatings x 1 deal set
 
 
 @dataclass
@@ -181,7 +181,7 @@ def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None
     assert seen_running and min(seen_running) < GAMES  # read while games were still to come
     assert final["status"] == "finished" and final["done"] == GAMES
     assert [row["games"] for row in final["rows"]] == [GAMES, GAMES]
-    assert '<b id="status">finished</b>' in page and 'href="/games/3"' in page
+    assert '<b id="status">finished</b>' in page and 'href="/games/1"' in page
 
     web_run.proc.send_signal(signal.SIGINT)  # lingering: Ctrl-C ends it, as a normal end
     out, _ = web_run.proc.communicate(timeout=60)
