@@ -64,6 +64,9 @@ class Contest:
     """The games being played now, public events only: the ladder feeds it, the pages read it;
     and beside them (``OrganisedLiveGames.whole``) every card, for the organiser's pages."""
 
+    def __post_init__(self) -> None:
+        self.live.keep_s = self.config.live_delay_s  # ended games stay while delayed
+
     def phase(self) -> str:
         """The phase now (``phases.phase_now``: the finals, the organiser's, the dates)."""
         return phase_now(self.config, self.store, self.clock())

@@ -162,6 +162,10 @@ class LiveGames:
         self.ended: OrderedDict[str, LiveGame] = OrderedDict()
         self.ended_text = 0
         """The characters of the kept ended games' steps (``Step.text``)."""
+        self.keep_s = 0.0
+        """Ended games younger than this are kept beyond the bounds: the spectators' delay
+        (``[web] live_delay_s``), during which a game's end is not shown yet and its page must
+        still be there. What that holds is the delay's worth of ended games."""
 
     def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
         """A new live game; returns its observer for the referee."""
@@ -186,7 +190,9 @@ class LiveGames:
         self.ended_text += text_of(live) - (0 if again is None else text_of(again))
         self.ended[key] = live
         while len(self.ended) > 1 and (len(self.ended) > ENDED_KEPT
-                                       or self.ended_text > ENDED_TEXT):
+                                       or self.ended_text > ENDED_TEXT) \
+                and next(iter(self.ended.values())).ended_at + self.keep_s \
+                <= trio.current_time():
             self.ended_text -= text_of(self.ended.popitem(last=False)[1])
 
     def end_all(self, prefix: str) -> None:

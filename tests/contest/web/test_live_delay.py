@@ -11,6 +11,7 @@ import httpx
 import trio
 import trio.testing
 
+from craits.contest.live import ENDED_KEPT
 from craits.contest.livewhole import OrganisedLiveGames
 from craits.contest.service import open_contest
 from craits.contest.web.live import delayed, listing, shown
@@ -145,3 +146,27 @@ def test_shown_and_listing_without_delay_are_the_game_as_it_is() -> None:
         assert listing(live) == [{"key": "1-0", "seats": ("alice v1", "bob v1"), "steps": 2}]
 
     trio.run(main, clock=trio.testing.MockClock())
+
+
+def test_ended_games_stay_while_their_end_is_delayed() -> None:
+    """The bound on ended games (``ENDED_KEPT``) waits for the delay: a game whose end the
+    spectators have not been shown yet stays listed and its page stays; without a delay the
+    bound holds at once (the control)."""
+    async def main() -> None:
+        delayed_live, plain = OrganisedLiveGames(), OrganisedLiveGames()
+        delayed_live.keep_s = DELAY
+        for n in range(ENDED_KEPT + 20):
+            for live in (delayed_live, plain):
+                play(live, f"{n}-0")
+                live.end(f"{n}-0", n)
+        assert len(plain.ended) == ENDED_KEPT
+        assert len(delayed_live.ended) == ENDED_KEPT + 20
+        assert len(listing(delayed_live, DELAY, trio.current_time())) == ENDED_KEPT + 20
+        await trio.sleep(DELAY)
+        play(delayed_live, "last-0")
+        delayed_live.end("last-0", 1)
+        assert len(delayed_live.ended) == ENDED_KEPT
+        assert listing(delayed_live, DELAY, trio.current_time()) == [
+            {"key": "last-0", "seats": ("alice v1", "bob v1"), "steps": 0}]
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
