@@ -254,6 +254,7 @@ def window(url: str, contest: Path, pid: int, pollers: int, watchers: int, secon
                         nursery.start_soon(poller, client, tally, poll_s, etag)
                     for _ in range(watchers):
                         nursery.start_soon(watcher, client, tally)
+                    await trio.sleep_forever()  # a quiet window (no readers) lasts too
 
     trio.run(main)
     elapsed = time.perf_counter() - started
