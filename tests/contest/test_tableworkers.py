@@ -107,7 +107,7 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
         _until(lambda: interrupted <= _tables(contest, "done"), 120,
                "the tables in play at the worker's death ended whole")
         assert server.process.poll() is None, "the service must outlive its worker"
-        assert any("is replayed from its missing seatings" in line for line in server.stderr)
+        assert any("its missing seatings go to a new worker" in line for line in server.stderr)
         replacement = _until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
                              "a new worker in the dead one's place")
         assert workers[0] not in replacement

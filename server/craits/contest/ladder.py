@@ -233,8 +233,9 @@ class Ladder:
                     break
                 except WorkerGone as exc:
                     died = str(exc)
-                    log.warning("%s; table %d is replayed from its missing seatings", exc,
-                                table.id)
+                    log.warning("%s; table %d keeps its recorded games, its missing seatings "
+                                "go to a new worker (%d deaths void it)", exc, table.id,
+                                WORKER_DEATHS)
                     self.live.end_all(f"{table.id}-")
                     await player.restart()
                     table = next((t for t in open_tables(self.store) if t.id == table.id),
