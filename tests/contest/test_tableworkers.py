@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import time
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from craits.contest.store import ContestStore
@@ -75,6 +77,19 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _watch_one(url: str) -> None:
+    """A game a worker plays is live on the service's pages: its public steps, relayed from
+    the worker, arrive on its stream, the seats named as on the board."""
+    keys = _until(lambda: re.findall(r'href="/live/(\d+-\d+)"', httpx.get(f"{url}/live").text),
+                  30, "a live game listed")
+    with httpx.stream("GET", f"{url}/live/{keys[0]}/events", timeout=30) as stream:
+        lines = stream.iter_lines()
+        assert next(line for line in lines if line.startswith("event:")) == "event: steps"
+        data = json.loads(next(line for line in lines if line.startswith("data:"))[5:])
+    assert data and all({"i", "events", "lines"} <= set(step) for step in data)
+    assert re.search(r"\b(ann|bob|cid) v1\b", " ".join(" ".join(s["lines"]) for s in data))
+
+
 def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_workers(
         tmp_path: Path) -> None:
     contest = tmp_path / "cup"
@@ -102,6 +117,7 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
         # dies in the middle of a table.
         _until(two_tables_half_played, 120, "two tables at once, both half played")
         interrupted = _tables(contest, "playing")
+        _watch_one(server.url)
         before = _read(contest, "SELECT table_id, rotation, game_id FROM games")
         os.kill(workers[0], signal.SIGKILL)
         _until(lambda: interrupted <= _tables(contest, "done"), 120,
