@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from craits.ratings.bradley_terry import ELO_PER_NAT, Tally, centre, fit, information, solve
+from craits.ratings.bradley_terry import Tally, centre, fit, information, solve
+from craits.ratings.elo import ELO_PER_NAT
 from craits.ratings.intervals import (
     MIN_UNITS,
     clustered_ratings,
