@@ -19,13 +19,21 @@ from typing import Any
 
 import httpx
 import pytest
+import trio
 
+from craits.contest.dealsets import Entrant
+from craits.contest.live import LiveGames
+from craits.contest.service import open_contest
 from craits.contest.store import ContestStore
+from craits.contest.tableworker import TableOrder, WorkerSetup
+from craits.contest.tableworker_pool import TableWorker
+from craits.contest.validation import ContestRun
 from craits.contest.versions import VersionState
+from craits.dealkey import DealKey
 
 from .processes import Server, serve
 from .server import make_contest
-from .uploaded import add_version, wrapped
+from .uploaded import NEVER_CONNECTS, add_version, bot_directory, wrapped
 
 pytestmark = pytest.mark.slow
 
@@ -161,3 +169,35 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
     seated = {v for (versions,) in _read(contest, "SELECT versions FROM ladder_tables")
               for v in json.loads(versions)}
     assert seated == {1, 2, 3}
+
+
+def test_a_version_that_cannot_start_voids_its_table_in_the_worker(tmp_path: Path) -> None:
+    """The worker says why the table cannot be played, naming the version (what the ladder
+    suspends it by), and plays the next table it is sent."""
+    contest = tmp_path / "cup"
+    make_contest(contest)
+    served = open_contest(contest)
+    run = ContestRun(contest, served.config, served.store)
+    good = Entrant("v1", bot_directory(tmp_path / "good", wrapped("random")), "python bot.py")
+    broken = Entrant("v2", bot_directory(tmp_path / "broken", NEVER_CONNECTS), "python bot.py")
+
+    other = Entrant("v3", bot_directory(tmp_path / "other", wrapped("lowcard")), "python bot.py")
+
+    def order(table: int, second: Entrant, seatings: tuple[int, ...]) -> TableOrder:
+        return TableOrder(table, (good, second), (1, int(second.label[1:])),
+                          ("ann v1", "bob v1"), DealKey.fresh(), seatings,
+                          run.logs("tables", str(table)))
+
+    async def main() -> list[str | None]:
+        worker = TableWorker(1, WorkerSetup(contest / "contest.db", run.setting()))
+        try:
+            return [await worker.play(order(1, broken, (0, 1)), LiveGames()),
+                    # its seatings recorded already: the bots start, and nothing is played
+                    await worker.play(order(2, other, ()), LiveGames())]
+        finally:
+            await worker.close()
+
+    void, done = trio.run(main)
+    served.store.close()
+    assert void is not None and "'v2'" in void and "exited with status 3" in void, void
+    assert done is None
