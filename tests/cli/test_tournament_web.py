@@ -5,7 +5,8 @@ bot that thinks a few milliseconds a move, so that games are being played while 
 the standings over HTTP while the run goes on and after it, a finished game held back while the
 other seating of its deal is still to be played, a live game's stream read by a raw client
 (as a contestant's program could) with no hidden card before the end (the contest's own check,
-``test_live_hidden``), and the standings page in headless Chromium updating by itself.
+``test_live_hidden``), and the standings page in headless Chromium updating by itself; the
+same with two worker processes, whose games' public events reach the live stream whole.
 """
 
 from __future__ import annotations
@@ -134,6 +135,15 @@ def full_events(db: Path, index: int) -> list[Event]:
                         decode(row.record)).game.events)
 
 
+def seats_of(db: Path, index: int) -> tuple[str, ...]:
+    """The bots at game ``index``'s seats."""
+    with Store.open(db, mode="read") as store:
+        [info] = store.tournaments()
+        job = store.job(info.id, index)
+    assert job is not None
+    return job.seats
+
+
 @pytest.mark.slow
 def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None:
     """Standings while it runs and after; a game held back while its deal is in play; a live
@@ -169,7 +179,7 @@ def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None
         page = client.get("/").text
         assert client.get("/games/99").status_code == 404
 
-    forms = hidden_forms(full_events(web_run.db, 1), ["paced", "lowcard"])
+    forms = hidden_forms(full_events(web_run.db, 1), seats_of(web_run.db, 1))
     assert len(forms) > 10  # the deals and the draws of a whole game
     assert steps and [s["i"] for s in steps] == list(range(len(steps)))
     assert [line for line in lines if line.startswith("event: end")] == ["event: end"]
@@ -190,12 +200,21 @@ def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None
 
 
 @pytest.mark.slow
-def test_the_standings_page_updates_in_a_browser(start_web: Callable[..., Run],
-                                                 tmp_path: Path) -> None:
-    """Headless Chromium opens the standings while the first games are played; the page
-    swaps in new standings by itself (the SSE script) as games finish, up to the last. The
-    games are played by two worker processes: the live page says that it shows none."""
+def test_worker_processes_standings_in_a_browser_and_a_live_game(
+        start_web: Callable[..., Run], tmp_path: Path) -> None:
+    """Two worker processes play the games. Headless Chromium opens the standings while the
+    first games are played; the page swaps in new standings by itself (the SSE script) as games
+    finish, up to the last. Meanwhile a raw client follows a live game, whose public events the
+    worker that plays it sends: every one of them, in order, and no hidden card."""
     web_run = start_web("--workers", "2")
+    lines: list[str] = []
+    steps: list[dict[str, object]] = []
+    with httpx.Client(base_url=web_run.url, timeout=30) as client:
+        wait_until(lambda: 'href="/live/' in client.get("/live").text)
+        key = client.get("/live").text.split('href="/live/')[1].split('"')[0]
+    reader = threading.Thread(target=read_stream, args=(
+        f"{web_run.url}/live/{key}/events", lines, steps))
+    reader.start()
     browser = Browser(tmp_path / "profile")
     try:
         browser.open(web_run.url + "/")
@@ -210,10 +229,17 @@ def test_the_standings_page_updates_in_a_browser(start_web: Callable[..., Run],
         browser.open(web_run.url + "/games/0")  # the report's viewer, drawn by its script
         browser.wait_for("document.getElementById('pos').textContent.startsWith('step 0/')")
         browser.open(web_run.url + "/live")
-        assert "2 worker processes" in browser.text("#live-note")
+        assert browser.text("#live-note") == ""  # workers' games are shown live too
         assert browser.csp_violations() == []  # the pages' own scripts and styles all ran
     finally:
         browser.close()
+    reader.join(timeout=60)
+    full = full_events(web_run.db, int(key))
+    assert [e for s in steps for e in s["events"]] == [  # type: ignore[attr-defined]
+        e.seen_by(SPECTATOR).to_dict() for e in full]
+    assert [line for line in lines if line.startswith("event: end")] == ["event: end"]
+    forms = hidden_forms(full, seats_of(web_run.db, int(key)))
+    assert len(forms) > 10 and leaks(["\n".join(lines)], forms) == []
 
 
 def test_web_address() -> None:

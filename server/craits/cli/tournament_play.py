@@ -240,7 +240,7 @@ def _play(store: Store, tid: str, db: Path, args: argparse.Namespace,
     display = LiveDisplay(quiet=args.quiet or args.json, sprt_names=names,
                           games_per_deal_set=games_per_deal_set(config))
     make_log_dir(log_dir(db, tid))
-    web = web_run(args, store, tid)
+    web = web_run(args)
     try:
         try:
             display.start()  # before the workers start, so that their stderr comes through it

@@ -31,15 +31,13 @@ from craits.tournament.run.runner import (
     ProgressHook,
     RunOptions,
     run_tournament,
-    worker_count,
 )
 from craits.tournament.store.database import Store
 
 from .common import UsageError, port
 
-LOCAL_NOTE = ("Live games are shown for the tables played in the run process; this run plays "
-              "its games in {where}, so they appear here only once finished (standings and "
-              "game pages).")
+RAY_NOTE = ("Live games are not shown for a run on a Ray cluster: its games are played by "
+            "actors on the cluster and appear here once finished (standings and game pages).")
 
 
 def web_address(text: str) -> Listen:
@@ -86,28 +84,19 @@ def check_web_options(args: argparse.Namespace) -> None:
         raise UsageError("--web-linger keeps the pages of --web up: give --web too")
 
 
-def web_run(args: argparse.Namespace, store: Store, tid: str) -> WebRun | None:
+def web_run(args: argparse.Namespace) -> WebRun | None:
     """The pages asked for (None: no ``--web``), and what their live page says about games
     played in other processes."""
     listen: Listen | None = args.web
     if listen is None:
         return None
-    return WebRun(listen, args.web_linger, _live_note(args, store, tid))
+    return WebRun(listen, args.web_linger, _live_note(args))
 
 
-def _live_note(args: argparse.Namespace, store: Store, tid: str) -> str:
-    """Empty when every table plays in this process (the runner's own choice: ``worker_count``);
-    else the sentence saying where the games are played."""
-    if args.ray_cluster is not None:
-        return LOCAL_NOTE.format(where="actors on a Ray cluster")
-    if args.tls is not None:
-        return ""
-    info = store.tournament(tid)  # as the run will see it: a dead run's games pending again
-    pending = info.jobs.get("pending", 0) + info.jobs.get("running", 0)
-    workers = worker_count(store.config(tid), args.workers,
-                           replace(info, jobs={**info.jobs, "pending": pending}),
-                           (args.host, args.port))
-    return "" if workers == 1 else LOCAL_NOTE.format(where=f"{workers} worker processes")
+def _live_note(args: argparse.Namespace) -> str:
+    """Empty when the run's games are watched (in this process, or in worker processes, which
+    send their public events); for a run on Ray, the sentence saying they are not."""
+    return RAY_NOTE if args.ray_cluster is not None else ""
 
 
 async def run_with_web(web: WebRun, store: Store, tid: str, options: RunOptions,

@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import trio
@@ -51,7 +51,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from craits.engine import Game
+from craits.engine import Event, Game
 from craits.ratings.standings import compute_standings
 from craits.report.assets import STYLE
 from craits.report.frames import game_frames
@@ -63,7 +63,7 @@ from craits.report.viewer_page import viewer_page
 from craits.tournament.plan.schedule import Job
 from craits.tournament.store.database import Store, TournamentInfo
 
-from ..live import LiveGame, LiveGames
+from ..live import LiveGame, LiveGames, public_step
 from .feed import Feed
 from .headers import SecurityHeaders
 from .live import listing, shown, stream
@@ -82,29 +82,51 @@ TEMPLATES.env.globals["style"] = STYLE
 
 @dataclass(slots=True)
 class _Watched:
-    """A game being played, as ``LiveWatch`` follows it."""
+    """A game being played, as ``LiveWatch`` follows it: what it holds of the game until its
+    public steps are made (``catch_up``)."""
 
-    observe: Callable[[Game], None]
-    """Its ``LiveGame``'s observer: makes the public steps of the events not yet made."""
+    key: str
+    seats: tuple[str, ...]
+    observe: Callable[[Game], None] | None
+    """Its ``LiveGame``'s observer, for a game played here: makes the public steps of the
+    events not yet made (None: the game is played in a worker process)."""
     game: Game | None = None
-    """The game at its last move, while nobody follows it move by move (only ever handed to
-    ``observe``, which keeps its public events alone)."""
+    """A game played here, at its last move (only ever handed to ``observe``, which keeps its
+    public events alone)."""
+    events: list[Event] = field(default_factory=list)
+    """A game played in a worker process: its public events (redacted there) not yet made
+    into steps."""
+    over: bool = False
+    made: int = 0
+    """Steps made of a worker's game."""
     followed: bool = False
     looked: bool = False
+
+    def catch_up(self, live: LiveGames) -> None:
+        """Make one step of everything since the last."""
+        if self.observe is not None and self.game is not None:
+            self.observe(self.game)
+            self.game = None
+        elif self.events:
+            live.step(self.key, public_step(self.made, self.events, self.seats), self.over)
+            self.made += 1
+            self.events = []
 
 
 class LiveWatch:
     """The runner's ``GameWatch`` feeding ``live``: a game is keyed by its index in the
-    schedule, which is also its page's (``/games/N``), so the live page's end links it.
+    schedule, which is also its page's (``/games/N``), so the live page's end links it. Games
+    played in this process come as the game after each move (``start``'s observer); games played
+    in worker processes as their public events, redacted there (``public``).
 
     Why lazily: making a move's public step (redaction, words, JSON) costs more than the move
     itself for bots played in process, and doing it for every move of every game doubled such a
     tournament's time (480 games: 12 s, 24-27 s with --web) while nobody watched. So a game's
     steps are made only once someone looks: ``refresh`` (the list of live games) makes one step
     of everything since the last, and ``follow`` (a game's page or stream) does that and then
-    observes each move as it comes, as the contest does. A reader joining midway still gets
-    every public event from the first; a game nobody looked at ends with no steps (its page,
-    ``/games/N``, has the whole game)."""
+    makes a step of each move (or each worker's message) as it comes, as the contest does. A
+    reader joining midway still gets every public event from the first; a game nobody looked at
+    ends with no steps (its page, ``/games/N``, has the whole game)."""
 
     def __init__(self, live: LiveGames) -> None:
         self.live = live
@@ -112,15 +134,26 @@ class LiveWatch:
 
     def start(self, job: Job) -> Callable[[Game], None]:
         key = str(job.game_index)
-        watched = self._playing[key] = _Watched(self.live.start(key, job.seats))
+        watched = self._playing[key] = _Watched(key, job.seats,
+                                                self.live.start(key, job.seats))
 
         def observer(game: Game) -> None:
+            watched.game = game
             if watched.followed:
-                watched.observe(game)
-            else:
-                watched.game = game
+                watched.catch_up(self.live)
 
         return observer
+
+    def public(self, job: Job, events: Sequence[Event], over: bool) -> None:
+        key = str(job.game_index)
+        watched = self._playing.get(key)
+        if watched is None:
+            self.live.start(key, job.seats)
+            watched = self._playing[key] = _Watched(key, job.seats, None)
+        watched.events += events
+        watched.over = over
+        if watched.followed:
+            watched.catch_up(self.live)
 
     def refresh(self, key: str | None = None) -> None:
         """Bring game ``key`` (None: every game being played) up to date, once."""
@@ -128,9 +161,7 @@ class LiveWatch:
             watched = self._playing.get(k)
             if watched is not None:
                 watched.looked = True
-                if watched.game is not None:
-                    watched.observe(watched.game)
-                    watched.game = None
+                watched.catch_up(self.live)
 
     def follow(self, key: str) -> None:
         """From now on, make game ``key``'s steps as it is played (someone watches it)."""

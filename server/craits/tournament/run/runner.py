@@ -24,7 +24,7 @@ from typing import Protocol
 
 import trio
 
-from craits.engine import Game
+from craits.engine import Event, Game
 from craits.exception_groups import sole_exception
 from craits.ratings.elo import OnlineElo
 from craits.ratings.results import ScoredGame
@@ -84,12 +84,18 @@ ProgressHook = Callable[[Progress], None]
 class GameWatch(Protocol):
     """Someone following a run's games while they are played (``craits tournament run --web``'s
     live pages): the runner knows nothing of who, only when a game starts, each move (through
-    the observer ``start`` returns: ``play_game``'s ``watch``) and how it ended. Only the
-    tables played in this process are observed: with worker processes or Ray actors the moves
-    are made where no observer is, and ``start`` is never called."""
+    the observer ``start`` returns: ``play_game``'s ``watch``) and how it ended. A game played
+    in a worker process is told through ``public`` instead: its public events, redacted in the
+    worker, a few at a time (``worker_process.LiveRelay``). Games played by Ray actors are not
+    watched."""
 
     def start(self, job: Job) -> Callable[[Game], None]:
         """The job's game begins here: its observer, told the game after each move."""
+        ...
+
+    def public(self, job: Job, events: Sequence[Event], over: bool) -> None:
+        """The public events of the job's game, played in a worker process, since the last
+        call (already redacted there); ``over``: the game has ended."""
         ...
 
     def end(self, job: Job, recorded: bool) -> None:
@@ -149,10 +155,11 @@ class RunSettings:
     isolation: Isolation
     options: RunOptions
 
-    def worker_setup(self, host: str) -> WorkerSetup:
-        """What each worker process or actor is told before its first job."""
+    def worker_setup(self, host: str, live: bool = False) -> WorkerSetup:
+        """What each worker process or actor is told before its first job (``live``: to send
+        its games' public events as it plays them)."""
         return WorkerSetup(self.tournament_id, self.config.to_dict(), self.options.log_dir,
-                           self.workdir, self.isolation.hidden, host)
+                           self.workdir, self.isolation.hidden, host, live=live)
 
 
 def run_settings(store: Store, tournament_id: str, options: RunOptions) -> RunSettings:
@@ -371,7 +378,11 @@ async def _run(store: Store, settings: RunSettings, hook: ProgressHook) -> None:
     workers = 1 if options.tls else worker_count(
         settings.config, options.workers, run.info, options.address)
     if workers > 1:
-        async with open_workers(settings.worker_setup(options.host), workers) as remote:
+        watch = options.watch
+        setup = settings.worker_setup(options.host, live=watch is not None)
+        async with open_workers(setup, workers) as remote:
+            for place in remote:
+                place.on_public = None if watch is None else watch.public
             hook(run.progress)
             await _play_all(run, remote)
         return

@@ -7,7 +7,9 @@ table of its own, ``play`` sends the job there and waits for the finished game, 
 records it. The store has one writer, and a job is claimed and recorded exactly as with one
 process, so a kill -9 of any process keeps the guarantees of ``runner``: the run process's death
 ends every worker (its socket closes), a worker's death stops the run (``WorkerError``), and
-either way the games in flight are left ``running``, to be played again on resume.
+either way the games in flight are left ``running``, to be played again on resume. A worker
+told to (``WorkerSetup.live``) also sends each game's public events, already redacted, while it
+plays it; they go to ``on_public``.
 
 Workers start in a session of their own, so a Ctrl-C at the terminal reaches only the run
 process, which then ends them: the command reports the interruption, not a worker's death.
@@ -20,13 +22,14 @@ import socket
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from multiprocessing.connection import Connection
 from typing import Final, Protocol
 
 import trio
 
+from craits.engine import Event
 from craits.tournament.plan.config import TournamentConfig, config_from_dict
 from craits.tournament.plan.schedule import Job, phase_of
 from craits.tournament.store.game_records import FinishedGame
@@ -36,6 +39,11 @@ from .worker_process import ERRORS, WorkerSetup, receive
 
 STOP_WAIT_S: Final = 10.0
 """How long a worker may take to stop its bots after the run process lets it go."""
+
+
+PublicEvents = Callable[[Job, Sequence[Event], bool], None]
+"""Told a game's public events as a worker plays it: the job, the events since the last, and
+whether the game is over (``GameWatch.public``)."""
 
 
 class WorkerError(BotPoolError):
@@ -58,6 +66,10 @@ class WorkerTables:
         self._conn = Connection(ours.detach())
         self._conn.send(dataclasses.replace(setup, number=number))
         self._waiting: dict[int, trio.MemorySendChannel[FinishedGame]] = {}
+        self._jobs: dict[int, Job] = {}
+        self.on_public: PublicEvents | None = None
+        """Told the public events of the games played here (only sent when the worker was
+        set up ``live``)."""
         self.gate: PhaseGate | None = None
         """Shared by every worker of the run (``open_workers``)."""
         self._phased = trio.Event()
@@ -77,6 +89,7 @@ class WorkerTables:
             await self.gate.enter(job)
         send, game = trio.open_memory_channel[FinishedGame](1)
         self._waiting[job.game_index] = send
+        self._jobs[job.game_index] = job
         try:
             try:
                 self._conn.send(("job", job))
@@ -85,6 +98,7 @@ class WorkerTables:
             return await game.receive()
         finally:
             del self._waiting[job.game_index]
+            del self._jobs[job.game_index]
 
     async def end_phase(self, phase: int) -> None:
         """Have the worker end its sandboxed processes of other seatings, and wait until it
@@ -103,12 +117,24 @@ class WorkerTables:
             if received[0] == "phased":
                 self._phased.set()
                 continue
+            if received[0] == "live":
+                self._public(received)
+                continue
             message = self._check(received, "done")
             game = message[1]
             assert isinstance(game, FinishedGame), "a worker sent something else as a game"
             table = self._waiting.get(game.game_index)
             if table is not None:  # else its table was cancelled: the run is stopping
                 table.send_nowait(game)
+
+    def _public(self, message: tuple[object, ...]) -> None:
+        """A game's public events, for ``on_public`` (a game whose table was cancelled is
+        dropped)."""
+        _, index, events, over = message
+        job = self._jobs.get(index) if isinstance(index, int) else None
+        if job is not None and self.on_public is not None:
+            assert isinstance(events, list), "a worker sent something else as events"
+            self.on_public(job, events, bool(over))
 
     async def _receive(self) -> tuple[object, ...]:
         """The worker's next message; ``WorkerError`` saying how it ended if it has."""

@@ -6,6 +6,9 @@ tournament first (``WorkerSetup``), starts its own referee (only if some bot has
 its own bot pool, says ``ready``, then plays every job it is sent, as many at once as it is
 sent, and sends each finished game back; it never opens the store. The run process is the only
 one that claims and records, so a worker holds nothing that is not played again on a resume.
+When the run process shows live games (``WorkerSetup.live``: ``tournament run --web``), the
+worker also sends each game's public events as it is played (``LiveRelay``), redacted here, so
+no hidden card of a game in play ever leaves the process that plays it.
 
 A worker ends when the run process closes the connection, or dies (kill -9 included: the socket
 ends with it): its tables are cancelled and its bots stopped. A bot that cannot start, or keeps
@@ -22,10 +25,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import trio
 
+from craits.engine import Game
 from craits.exception_groups import sole_exception
 from craits.hosting.launcher import LaunchError
 from craits.referee import bridge
@@ -62,6 +66,8 @@ class WorkerSetup:
     (``botgroup.Account``); None: this process's parent's, which is the run process for a
     worker process and the node's raylet for a Ray actor, so that every worker of the run on
     one machine puts a bot's processes in one group."""
+    live: bool = False
+    """Send each game's public events while it is played (``LiveRelay``)."""
 
 
 @asynccontextmanager
@@ -94,10 +100,43 @@ def reported(raised: BaseException) -> Exception | None:
     return exc if isinstance(exc, Exception) and type(exc).__name__ in ERRORS else None
 
 
+SPECTATOR: Final = -1
+"""The viewer no seat is: ``Event.seen_by`` removes the cards of every private event for it."""
+LIVE_EVERY_S: Final = 0.1
+"""How often at most a game's new public events are sent (and always at its end)."""
+
+
+@dataclass(slots=True)
+class LiveRelay:
+    """One game's public events sent to the run process while it is played: ``("live",
+    GAME_INDEX, EVENTS, OVER)``, the events since the last message as a viewer with no seat
+    sees them (``Event.seen_by(SPECTATOR)``: a deal or a draw keeps how many cards, not which).
+    Sent at most every ``LIVE_EVERY_S`` and at the end, not after every move: a message per
+    move would cost the tables of fast bots more than their moves."""
+
+    conn: Connection
+    game_index: int
+    seen: int = 0
+    sent_at: float = float("-inf")
+
+    def observe(self, game: Game) -> None:
+        """The referee's ``watch``: told the game after each move."""
+        now = trio.current_time()
+        if not game.is_over and now - self.sent_at < LIVE_EVERY_S:
+            return
+        new = game.events[self.seen:]
+        self.seen, self.sent_at = len(game.events), now
+        if new or game.is_over:
+            self.conn.send(("live", self.game_index, [e.seen_by(SPECTATOR) for e in new],
+                            game.is_over))
+
+
 async def serve(conn: Connection, setup: WorkerSetup) -> None:
     """Play what the run process sends until it closes the connection."""
     try:
         async with open_tables(setup) as tables:
+            if setup.live:
+                tables.watch = lambda job: LiveRelay(conn, job.game_index).observe
             conn.send(("ready",))
             await _play_sent(conn, tables)
     except BaseException as raised:
