@@ -337,3 +337,32 @@ def test_live_steps_are_made_only_once_someone_looks() -> None:
         assert live.get("0") is shown and shown.ended and shown.game == job.game_index
 
     trio.run(main)
+
+
+def test_a_worker_games_public_events_make_steps_once_someone_looks() -> None:
+    """A game played in a worker process comes as its redacted public events, a few at a
+    time: kept as they are until someone looks, then one step of all so far, then a step per
+    message while its page or stream follows it; the end is the game's end."""
+    job = build_schedule(config_from_dict(tomllib.loads(TINY)), "t")[1]
+
+    async def main() -> None:
+        live = LiveGames()
+        watch = LiveWatch(live)
+        game = Game.new(Rules.from_json(job.rules_json), 2, job.seed)
+        for _ in range(6):
+            game.apply(game.legal_moves()[0])
+        public = [e.seen_by(SPECTATOR) for e in game.events]
+        watch.public(job, public[:5], False)
+        watch.public(job, public[5:8], False)
+        shown = live.get("1")
+        assert shown is not None and shown.steps == []  # nobody looked yet
+        watch.follow("1")
+        assert len(shown.steps) == 1
+        watch.public(job, public[8:], False)
+        assert len(shown.steps) == 2
+        events = [e for step in shown.steps for e in step.to_dict()["events"]]
+        assert events == [e.to_dict() for e in public]
+        watch.end(job, recorded=False)
+        assert shown.ended and shown.game is None
+
+    trio.run(main)
