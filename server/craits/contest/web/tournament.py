@@ -11,8 +11,8 @@ layout, the same live games ("TV") and the same viewer as the static report. Rou
 - ``/standings.json``: the standings as ``craits tournament show --json`` prints them.
 - ``/games/N``: a finished game in the report's viewer (``craits.report``: its loader's check,
   its frames, its page), or only its result while its deal is still in play (below).
-- ``/live``, ``/live/KEY``, ``/live/KEY/events``: the games being played in this process,
-  public moves only (``craits.contest.live``, fed by the runner's ``GameWatch``), rendered by
+- ``/live``, ``/live/KEY``, ``/live/KEY/events``: the games being played (in this process or
+  by its worker processes; not on Ray), public moves only (``craits.contest.live``, fed by the runner's ``GameWatch``), rendered by
   the contest's own templates, script and stream (``live.py``), with no delay.
 
 What may be shown is decided by the rules already written for the tournament's published
@@ -21,7 +21,10 @@ results, not again here: a recorded game whose deal is still to be played at ano
 no link until that seating has been played (its points and places, like the standings', are
 shown at once); a game being played shows only what ``LiveGames`` keeps, its redacted public
 events; the tournament's own seed is never shown; fault texts lose the organiser's paths
-(``report.published``).
+(``report.published``). A seating's public moves are shown while it is played even if another
+seating of its deal is still to come, as the contest's live games are: in an adversarial
+tournament the bots that will play that seating run sandboxed with no network, and remote bots
+are dealt deals of their own (``docs/security.md``), so what a spectator sees reaches no bot.
 
 The contest's templates ``live.html``, ``live_list.html`` and ``error.html`` are used as they
 are: this module's ``tournament_templates/`` comes first in the template loader, so their
