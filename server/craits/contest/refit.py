@@ -32,6 +32,9 @@ or O(versions³).
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import itertools
 from array import array
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -105,8 +108,10 @@ class GameCache:
         """The id of the last game read."""
         self.games = 0
         self._playing: dict[int, _Playing] = {}
-        # Finished tables, one row each: id, and where its records and seats start.
+        # Finished tables, one row each: id, and where its records and seats start; and the
+        # rows in table order.
         self._table = array("i")
+        self._order = array("i")
         self._first_pair = array("i", [0])
         self._first_seat = array("i", [0])
         # Their records: the pair, the weighted score and weight (the fit's), twice the
@@ -144,8 +149,10 @@ class GameCache:
         return added
 
     def _keep(self, table_id: int, table: _Playing) -> None:
-        """Move a finished table's records into the columns."""
+        """Move a finished table's records into the columns (in the order tables finish; its
+        place in table order goes into the index)."""
         self._table.append(table_id)
+        bisect.insort(self._order, len(self._table) - 1, key=self._table.__getitem__)
         for (a, b), (score, weight, half, count) in table.pairs.items():
             self._by_pair.setdefault((a, b), array("i")).append(len(self._a))
             self._a.append(a)
@@ -167,18 +174,20 @@ class GameCache:
     def bytes(self) -> int:
         """Memory of the finished tables' columns (the bulk of what is kept), in bytes."""
         columns: tuple[array[Any], ...] = (
-            self._table, self._first_pair, self._first_seat, self._a, self._b, self._score,
-            self._weight, self._half, self._count, self._record_table, self._seat, self._played,
-            *self._by_pair.values())
+            self._table, self._order, self._first_pair, self._first_seat, self._a, self._b,
+            self._score, self._weight, self._half, self._count, self._record_table, self._seat,
+            self._played, *self._by_pair.values())
         return sum(c.itemsize * len(c) for c in columns)
 
-    def _tables(self, after: int) -> list[tuple[int, int]]:
-        """(table id, its row, or -1 while played) of the tables after table ``after``, in
-        table order (finished tables in the order they finished, and those being played)."""
-        order = [(t, row) for row, t in enumerate(self._table) if t > after]
-        order += [(t, -1) for t in self._playing if t > after]
-        order.sort()
-        return order
+    def _tables(self, after: int) -> tuple[int, Iterator[tuple[int, int]]]:
+        """How many tables come after table ``after``, and (table id, its row, or -1 while
+        played) of each, in table order: the finished ones by their index, merged with the
+        few being played (no list of every table per refit)."""
+        start = bisect.bisect_right(self._order, after, key=self._table.__getitem__)
+        playing = sorted((t, -1) for t in self._playing if t > after)
+        finished = ((self._table[row], row) for row in itertools.islice(self._order, start,
+                                                                        None))
+        return len(self._order) - start + len(playing), heapq.merge(finished, playing)
 
     def standing(self, after: int = 0) -> tuple[dict[str, int], dict[str, int]]:
         """Each version's games and deal sets at the tables after table ``after``, by version
@@ -195,7 +204,7 @@ class GameCache:
         if after <= 0:
             for version, (games, tables) in self._totals.items():
                 count(version, games, tables)
-        for table_id, row in self._tables(after) if after > 0 else (
+        for table_id, row in self._tables(after)[1] if after > 0 else (
                 (t, -1) for t in self._playing):
             if row < 0:
                 for version, games in self._playing[table_id].played.items():
@@ -208,7 +217,7 @@ class GameCache:
     def units(self, bots: Sequence[str], after: int = 0) -> Collection[Sequence[PairEntry]]:
         """The deal sets' records after table ``after``, by index in ``bots`` (sorted version
         ids as text), as ``deal_set_units`` gives them for the same games."""
-        return _Units(self, self._tables(after), {int(b): i for i, b in enumerate(bots)})
+        return _Units(self, after, {int(b): i for i, b in enumerate(bots)})
 
     def head_to_head(self, a: int, b: int, after: int = 0) -> HeadToHead:
         """Version ``a`` against version ``b`` at the tables after ``after``, as
@@ -233,18 +242,18 @@ class _Units(Collection[Sequence[PairEntry]]):
     """A lazy view of the cache's deal sets as ``unit_ratings`` reads them: built a deal set at
     a time on each pass, so a refit holds no second copy of the records."""
 
-    def __init__(self, cache: GameCache, tables: list[tuple[int, int]], index: dict[int, int]
-                 ) -> None:
-        self._cache, self._tables, self._index = cache, tables, index
+    def __init__(self, cache: GameCache, after: int, index: dict[int, int]) -> None:
+        self._cache, self._after, self._index = cache, after, index
+        self._count = cache._tables(after)[0]
 
     def __len__(self) -> int:
-        return len(self._tables)
+        return self._count
 
     def __iter__(self) -> Iterator[Sequence[PairEntry]]:
         cache, index = self._cache, self._index
         a, b, score, weight = cache._a, cache._b, cache._score, cache._weight
         first = cache._first_pair
-        for table_id, row in self._tables:
+        for table_id, row in cache._tables(self._after)[1]:
             if row < 0:
                 yield [(index[x], index[y], acc[0], acc[1])
                        for (x, y), acc in cache._playing[table_id].pairs.items()]
