@@ -55,11 +55,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from craits.contest.live import ENDED_KEPT, ENDED_TEXT
+
 CRAITS = [sys.executable, "-m", "craits"]
 KINDS = {"greedy": "GreedyBot", "lowcard": "LowCardBot", "random": "RandomBot"}
 PROBE = "_probe"
 """The first argument that makes this script the service's probe (``probe_main``)."""
 WEEK_H = 24 * 7
+COUNTS = ("objects", "live_games", "live_ended", "live_steps", "live_text",
+          "matchmaker_seen")
+"""The probe's figures that are counts, not bytes."""
 _URL = re.compile(r"serving .* at (https?://\S+)")
 _PREFIX = re.compile(r"/\S*/(site-packages|server|lib/python3\.\d+)/")
 
@@ -183,11 +188,15 @@ def _sample_loop(settings: dict[str, Any]) -> None:
                    malloc_free=info.fordblks, malloc_mmapped=info.hblkhd,
                    sqlite=sqlite.sqlite3_memory_used(),
                    sqlite_peak=sqlite.sqlite3_memory_highwater(0),
-                   objects=len(gc.get_objects()),
+                   objects=len(objects := gc.get_objects()) + gc.get_freeze_count(),
                    threads=len(os.listdir("/proc/self/task")),
                    fds=len(os.listdir("/proc/self/fd")))
+        row["other"] = row["rss_kib"] * 1024 - row["malloc_used"] - info.fordblks
+        row.update(held(objects))
+        del objects
         if tracemalloc.is_tracing():
-            row["traced"] = tracemalloc.get_traced_memory()[0]
+            row["traced"], row["traced_peak"] = tracemalloc.get_traced_memory()
+            tracemalloc.reset_peak()  # each sample's peak: the transient working sets
             row["tracing_overhead"] = tracemalloc.get_tracemalloc_memory()
             if row["at"] - last_snapshot >= settings["snapshot_every"]:
                 last_snapshot = row["at"]
@@ -200,6 +209,33 @@ def _sample_loop(settings: dict[str, Any]) -> None:
         with (out / "probe.jsonl").open("a") as handle:
             handle.write(json.dumps(row) + "\n")
         time.sleep(settings["interval"])
+
+
+def held(objects: list[Any]) -> dict[str, int]:
+    """What the service's known holders keep, found among the garbage collector's objects
+    (those made after the referee's ``gc.freeze``, which hides older ones from
+    ``gc.get_objects``): the live feed's games and their steps (``contest.live.LiveGame``:
+    the public ones, being played or ended and kept, and the organiser's whole ones being
+    played) and the games the matchmaker remembers having seen
+    (``contest.matchmaking.Matchmaker``). Read from this thread while the service's thread
+    changes them: a failed read is skipped."""
+    found = dict.fromkeys(("live_games", "live_ended", "live_steps", "live_text",
+                           "matchmaker_seen"), 0)
+    for holder in objects:
+        kind = type(holder).__name__
+        try:
+            if kind == "LiveGame":
+                steps = list(holder.steps)
+                found["live_games"] += 1
+                found["live_steps"] += len(steps)
+                if holder.ended:
+                    found["live_ended"] += 1
+                    found["live_text"] += sum(len(step.text) for step in steps)
+            elif kind == "Matchmaker":
+                found["matchmaker_seen"] += len(holder._seen)
+        except (RuntimeError, AttributeError):
+            continue
+    return found
 
 
 def probe_rows(out: Path) -> list[dict[str, Any]]:
@@ -309,10 +345,10 @@ def main() -> None:
             run("contest", "submit", "--server", url, "--token", tokens[name], source)
         print(f"serving at {url}, pid {process.pid}, store in {contest}, probe in {probe_dir}",
               flush=True)
-        header = (f"{'min':>5} {'rss':>6} {'helpers':>7} {'bots':>6} {'malloc':>6} "
-                  f"{'free':>5} {'sqlite':>6} {'py':>6} {'objects':>8} {'thr':>3} {'fds':>4} "
-                  f"{'db_KiB':>7} {'games':>6}")
-        print(header + "    (MiB, but objects, threads, fds, KiB and games)", flush=True)
+        header = (f"{'min':>5} {'rss':>6} {'workers':>7} {'bots':>6} {'malloc':>6} "
+                  f"{'free':>5} {'other':>6} {'sqlite':>6} {'py':>6} {'objects':>8} {'thr':>3} "
+                  f"{'fds':>4} {'ended':>5} {'steps':>6} {'db_KiB':>7} {'games':>6}")
+        print(header + "    (MiB; the live feed's ended games and kept steps)", flush=True)
         began = time.monotonic()
         began_wall = time.time()
         second = False
@@ -327,9 +363,11 @@ def main() -> None:
             print(f"{sample.minutes:5.1f} {mib(sample.rss_kib * 1024):>6} "
                   f"{mib(helpers * 1024):>7} {mib(bots * 1024):>6} "
                   f"{mib(latest.get('malloc_used', 0)):>6} {mib(latest.get('malloc_free', 0)):>5} "
-                  f"{mib(latest.get('sqlite', 0)):>6} {mib(latest.get('traced', 0)):>6} "
+                  f"{mib(latest.get('other', 0)):>6} {mib(latest.get('sqlite', 0)):>6} "
+                  f"{mib(latest.get('traced', 0)):>6} "
                   f"{latest.get('objects', 0):8d} {latest.get('threads', 0):3d} "
-                  f"{latest.get('fds', 0):4d} {used / 1024:7.0f} {count:6d}", flush=True)
+                  f"{latest.get('fds', 0):4d} {latest.get('live_ended', 0):5d} "
+                  f"{latest.get('live_steps', 0):6d} {used / 1024:7.0f} {count:6d}", flush=True)
             if process.poll() is not None:
                 raise SystemExit(f"serve exited with {process.returncode}")
             if elapsed >= args.minutes * 60:
@@ -349,12 +387,12 @@ def main() -> None:
         with args.out.open("w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["minutes", "rss_kib", "helpers_kib", "bots_kib", "files_bytes",
-                             "db_bytes", "games", "malloc_used", "malloc_free", "sqlite",
-                             "traced", "objects"])
+                             "db_bytes", "games", "malloc_used", "malloc_free", "other",
+                             "sqlite", "traced", "objects"])
             writer.writerows([s.minutes, s.rss_kib, s.helpers_kib, s.bots_kib, s.files_bytes,
                               s.db_bytes, s.games, *(s.probe.get(k, "") for k in (
-                                  "malloc_used", "malloc_free", "sqlite", "traced",
-                                  "objects"))] for s in samples)
+                                  "malloc_used", "malloc_free", "other", "sqlite",
+                                  "traced", "objects"))] for s in samples)
     summary(samples, args.warm)
     if args.tracemalloc:
         growth(probe_dir, began_wall + args.warm * 60, args.top)
@@ -379,22 +417,32 @@ def summary(samples: list[Sample], warm_min: float) -> None:
           f"{mib(warm[0].rss_kib * 1024)} at {warm[0].minutes:.1f} min, "
           f"{mib(last.rss_kib * 1024)} at {last.minutes:.1f} min; "
           f"peak {mib(max(s.rss_kib for s in samples) * 1024)}")
-    for label, values in (("service RSS", [s.rss_kib / 1024 for s in warm]),
-                          ("helpers' RSS", [s.helpers_kib / 1024 for s in warm])):
-        if len(warm) < 3 or not any(values):
-            continue
-        slope = slope_per_hour([(s.minutes, v) for s, v in zip(warm, values, strict=True)])
-        span = warm[-1].minutes - warm[0].minutes
-        print(f"{label} from {warm[0].minutes:.0f} to {warm[-1].minutes:.0f} min "
-              f"({len(warm)} samples, {span:.0f} min): {min(values):.1f}-{max(values):.1f} MiB, "
-              f"least-squares slope {slope:+.2f} MiB/hour, {slope * WEEK_H:+.0f} MiB over a "
-              f"week at that rate; range {max(values) - min(values):.1f} MiB")
-    for key in ("malloc_used", "malloc_free", "sqlite", "traced", "objects"):
+    full = next((s for s in samples if s.probe.get("live_ended", 0) >= ENDED_KEPT
+                 or s.probe.get("live_text", 0) >= 0.9 * ENDED_TEXT), None)
+    spans = [("after the warm-up", warm)]
+    if full is not None:
+        print(f"the live feed's ended games reached their bound at {full.minutes:.1f} min "
+              f"({full.probe['live_ended']} games, {full.probe['live_text']:,} characters; "
+              f"bounds {ENDED_KEPT} games, {ENDED_TEXT:,} characters)")
+        spans.append(("once the feed was full", [s for s in samples if s.minutes >= full.minutes]))
+    for span_label, span in spans:
+        for label, values in (("service RSS", [s.rss_kib / 1024 for s in span]),
+                              ("workers' RSS", [s.helpers_kib / 1024 for s in span])):
+            if len(span) < 3 or not any(values):
+                continue
+            slope = slope_per_hour([(s.minutes, v) for s, v in zip(span, values, strict=True)])
+            print(f"{label} {span_label}, {span[0].minutes:.0f} to {span[-1].minutes:.0f} min "
+                  f"({len(span)} samples): {min(values):.1f}-{max(values):.1f} MiB, "
+                  f"least-squares slope {slope:+.2f} MiB/hour, {slope * WEEK_H:+.0f} MiB over a "
+                  f"week at that rate")
+    for key in ("malloc_used", "malloc_free", "other", "sqlite", "traced", "traced_peak",
+                *COUNTS):
         points = [(s.minutes, float(s.probe[key])) for s in warm if key in s.probe]
         if len(points) >= 3:
-            unit = 1.0 if key == "objects" else 2.0**20
+            count = key in COUNTS
+            unit = 1.0 if count else 2.0**20
             print(f"  {key}: {points[0][1] / unit:.1f} -> {points[-1][1] / unit:.1f}"
-                  f"{'' if key == 'objects' else ' MiB'}, slope "
+                  f"{'' if count else ' MiB'}, slope "
                   f"{slope_per_hour([(x, y / unit) for x, y in points]):+.2f} an hour")
     first = next((s for s in samples if s.games > 0), None)
     if first and last.games > first.games:
