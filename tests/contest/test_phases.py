@@ -99,9 +99,13 @@ def test_dates_command_finals_and_export(tmp_path: Path) -> None:
     data = json.loads((out / "results.json").read_text())
     assert data["final"] and data["phase"] == "done" and data["finals"]["deal_sets"] == 2
     rows = list(csv.DictReader((out / "results.csv").open()))
-    assert [r["contestant"] for r in rows] == ["bob", "ann"] and rows[0]["rank"] == "1"
+    # The finalists by the finals, then the rest by the board when the finals started.
+    assert [(r["rank"], r["contestant"], r["stage"]) for r in rows] == [
+        ("1", "bob", "finals"), ("2", "ann", "finals"), ("3", "cid", "ladder")]
+    assert [r["version_id"] for r in data["rows"]] == [ids[1], ids[0], ids[2]]
     html = (out / "results.html").read_text()
-    assert "final results" in html and html.index("bob") < html.index("ann")
+    assert "final results" in html
+    assert html.index("bob") < html.index("ann") < html.index("cid")
     store.close()
 
 

@@ -11,14 +11,16 @@ the ladder next looks (``finals_turn``).
 **The finals.** When they start, the top ``[phases] finalists`` versions of the published board
 are fixed as the finalists, and the last claimed table is noted: from then on the ladder seats
 only finalists, and the board and the matchmaker read only the games of later tables (ratings
-reset: a finalist's place depends on the finals alone, all playing the same field). When each
-finalist has played ``[phases] finals_deal_sets`` deal sets of the finals, the finals are done,
-the ladder stops, and ``craits contest export`` writes the results.
+reset: a finalist's place depends on the finals alone, all playing the same field). The board
+as it stood then is kept too (``board_at_finals``): the final results place the versions that
+did not reach the finals by it, after the finalists. When each finalist has played ``[phases]
+finals_deal_sets`` deal sets of the finals, the finals are done, the ladder stops, and ``craits
+contest export`` writes the results.
 
-Everything is in the store's ``meta`` table (``phase``, ``finals``), so ``craits contest phase``
-works on a contest being served (SQLite WAL: the service sees it at its next step) and a
-killed service's successor carries on in the same phase. Every function takes the time as an
-argument: tests run them on a virtual clock.
+Everything is in the store's ``meta`` table (``phase``, ``finals``, ``finals_board``), so
+``craits contest phase`` works on a contest being served (SQLite WAL: the service sees it at
+its next step) and a killed service's successor carries on in the same phase. Every function
+takes the time as an argument: tests run them on a virtual clock.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import datetime as dt
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Final
+from typing import Any, Final
 
 from craits.ratings.results import ScoredGame
 
@@ -36,7 +38,7 @@ from .store import ContestStore
 
 ORDER: Final = ("before", "open", "frozen", "finals", "done")
 SETTABLE: Final = ("open", "frozen", "finals", "dates")
-PHASE_KEY, FINALS_KEY = "phase", "finals"
+PHASE_KEY, FINALS_KEY, BOARD_KEY = "phase", "finals", "finals_board"
 
 
 class PhaseError(Exception):
@@ -61,13 +63,15 @@ def _meta(store: ContestStore, key: str) -> str | None:
     return str(rows[0][0]) if rows else None
 
 
-def _put(store: ContestStore, key: str, value: str | None) -> None:
+def _put(store: ContestStore, values: dict[str, str | None]) -> None:
+    """Set each key to its value (None deletes it), all in one transaction."""
     with store.transaction() as db:
-        if value is None:
-            db.execute("DELETE FROM meta WHERE key = ?", (key,))
-        else:
-            db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO "
-                       "UPDATE SET value = excluded.value", (key, value))
+        for name, text in values.items():
+            if text is None:
+                db.execute("DELETE FROM meta WHERE key = ?", (name,))
+            else:
+                db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO "
+                           "UPDATE SET value = excluded.value", (name, text))
 
 
 def finals_of(store: ContestStore) -> Finals | None:
@@ -99,7 +103,7 @@ def set_phase(config: ContestConfig, store: ContestStore, phase: str, now: float
     if phase == "finals":
         start_finals(config, store, now)
     else:
-        _put(store, PHASE_KEY, None if phase == "dates" else phase)
+        _put(store, {PHASE_KEY: None if phase == "dates" else phase})
     return phase_now(config, store, now)
 
 
@@ -112,9 +116,16 @@ def start_finals(config: ContestConfig, store: ContestStore, now: float) -> Fina
     top = [int(r["version_id"]) for r in rows[:config.phases.finalists]]
     last = store.read("SELECT COALESCE(MAX(id), 0) FROM ladder_tables")[0][0]
     finals = Finals(tuple(top), int(last), config.phases.finals_deal_sets, now)
-    _put(store, FINALS_KEY, json.dumps(asdict(finals)))
-    _put(store, PHASE_KEY, None)
+    _put(store, {FINALS_KEY: json.dumps(asdict(finals)), PHASE_KEY: None,
+                 BOARD_KEY: json.dumps(rows)})
     return finals
+
+
+def board_at_finals(store: ContestStore) -> list[dict[str, Any]]:
+    """The published board's rows when the finals started, best first (none before)."""
+    text = _meta(store, BOARD_KEY)
+    rows: list[dict[str, Any]] = [] if text is None else json.loads(text)
+    return rows
 
 
 def finals_games(finals: Finals | None, games: Sequence[ScoredGame]) -> list[ScoredGame]:
@@ -146,7 +157,7 @@ def finals_turn(config: ContestConfig, store: ContestStore,
     played = deal_sets_played(finals, games())
     left = [v for v in finals.finalists if v in playing]
     if len(left) < 2 or min(played[v] for v in left) >= finals.deal_sets:
-        _put(store, FINALS_KEY, json.dumps(asdict(finals) | {"done_at": now}))
+        _put(store, {FINALS_KEY: json.dumps(asdict(finals) | {"done_at": now})})
         return False
     return True
 
