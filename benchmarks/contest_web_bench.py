@@ -25,11 +25,12 @@ The readers, in this process, on one trio loop, one httpx client reusing its con
 - a watcher is a spectator on "TV": ``GET /live`` (the list), then one of the games listed
   followed over its stream (``/live/KEY/events``) to its end, then again.
 
-Printed per window: games/s, the page latencies (median, p99, max over every poll and every
+Printed per load: games/s, the page latencies (median, p99, max over every poll and every
 list fetch), the watchers' streams and steps, errors, the service's RSS (the web process; the
-table workers' beside it) and the web process's CPU time per page request over the quiet rate
-(``/proc``'s utime+stime: what a request costs the server, the readers' own CPU excluded), and
-this process's CPU (the readers' cost, which shares the machine's cores).
+table workers' beside it), the web process's CPU time per page request over the quiet rate
+and its share of a core with and without readers (``/proc``'s utime+stime: what the readers
+cost the server, their own CPU excluded), and this process's CPU (the readers' cost, which
+shares the machine's cores).
 """
 
 from __future__ import annotations
@@ -313,7 +314,8 @@ def report(load: Window, before: Window, after: Window) -> str:
             f"{ratio:5.0%}  {statistics.median(t.latencies or [0]) * 1000:6.1f} "
             f"{load.latency_ms(0.99):7.1f} {load.latency_ms(1.0):7.1f}  {requests:6d} "
             f"{t.not_modified:6d} {t.streams:5d} {t.steps:7d} {t.errors:4d}  "
-            f"{extra_ms:5.2f} {load.client_cpu_s / load.seconds:5.0%}  "
+            f"{extra_ms:5.2f} {load.server_cpu_s / load.seconds:5.0%} ({quiet_cpu:4.0%}) "
+            f"{load.client_cpu_s / load.seconds:5.0%}  "
             f"{load.rss_mb:5.1f} {load.workers_rss_mb:6.1f}")
 
 
@@ -371,7 +373,8 @@ def main() -> None:
                 process.wait()
     print("\nload: pollers/watchers; games/s (quiet around it) ratio; page latency ms median "
           "p99 max; page requests, of them 304; streams, steps, errors; web process CPU ms "
-          "per request over quiet; readers' CPU share; web RSS MB, workers' RSS MB")
+          "per request over quiet, its CPU share of a core (quiet); readers' CPU share; "
+          "web RSS MB, workers' RSS MB")
     for line in lines:
         print(line)
     print(f"quiet windows' games/s: {', '.join(f'{r:.2f}' for r in quiet_rates)}")
