@@ -23,7 +23,9 @@ The readers, in this process, on one trio loop, one httpx client reusing its con
   with the ``If-None-Match`` of the last page it got, as a browser revalidating does (a ``304``
   when the board has not changed; ``--no-etag`` asks for the whole page every time);
 - a watcher is a spectator on "TV": ``GET /live`` (the list), then one of the games listed
-  followed over its stream (``/live/KEY/events``) to its end, then again.
+  followed over its stream (``/live/KEY/events``) to its end, then again;
+- and in every window, quiet ones too, a probe: one more poller alone in a process of its own,
+  every 0.1 s (``probe``), whose latency is the server's without the readers' own queueing.
 
 Printed per load: games/s, the page latencies (median, p99, max over every poll and every
 list fetch), the watchers' streams and steps, errors, the service's RSS (the web process; the
@@ -213,6 +215,30 @@ async def watcher(client: httpx.AsyncClient, tally: Tally) -> None:
             tally.errors += 1
 
 
+def probe(url: str, seconds: float) -> None:
+    """The probe's process: ``GET /`` every 0.1 s for ``seconds`` (revalidating, as a
+    poller), from a blocking client alone in its process; prints its latencies in ms.
+
+    Why: under load the readers' own trio loop queues their requests too, so their latency
+    is the server's plus theirs; the probe's is the server's (and the machine's)."""
+    latencies = []
+    seen = ""
+    with httpx.Client(base_url=url, timeout=60) as client:
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            response = client.get("/", headers={"If-None-Match": seen} if seen else {})
+            latencies.append((time.perf_counter() - started) * 1000)
+            seen = response.headers.get("etag", seen)
+            time.sleep(0.1)
+    print(" ".join(f"{ms:.2f}" for ms in latencies), flush=True)
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """One window's measures."""
@@ -226,16 +252,15 @@ class Window:
     client_cpu_s: float
     rss_mb: float
     workers_rss_mb: float
+    probe_ms: list[float]
+    """The probe's latencies (``probe``)."""
 
     @property
     def games_per_s(self) -> float:
         return self.games / self.seconds
 
     def latency_ms(self, q: float) -> float:
-        ordered = sorted(self.tally.latencies)
-        if not ordered:
-            return 0.0
-        return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+        return 1000 * quantile(self.tally.latencies, q)
 
 
 def window(url: str, contest: Path, pid: int, pollers: int, watchers: int, seconds: float,
@@ -244,6 +269,8 @@ def window(url: str, contest: Path, pid: int, pollers: int, watchers: int, secon
     tally = Tally()
     games0, server0, client0 = games_of(contest), cpu_s(pid), time.process_time()
     started = time.perf_counter()
+    prober = subprocess.Popen([sys.executable, __file__, "--probe", url, str(seconds)],
+                              stdout=subprocess.PIPE, text=True)
 
     async def main() -> None:
         limits = httpx.Limits(max_connections=pollers + watchers + 10,
@@ -259,9 +286,11 @@ def window(url: str, contest: Path, pid: int, pollers: int, watchers: int, secon
 
     trio.run(main)
     elapsed = time.perf_counter() - started
-    return Window(pollers, watchers, elapsed, games_of(contest) - games0, tally,
-                  cpu_s(pid) - server0, time.process_time() - client0, rss_mb(pid),
-                  sum(rss_mb(w) for w in workers_of(pid)))
+    games, server, client = games_of(contest) - games0, cpu_s(pid) - server0, \
+        time.process_time() - client0
+    probed, _ = prober.communicate(timeout=120)
+    return Window(pollers, watchers, elapsed, games, tally, server, client, rss_mb(pid),
+                  sum(rss_mb(w) for w in workers_of(pid)), [float(x) for x in probed.split()])
 
 
 # ---- the run ---------------------------------------------------------------------------------
@@ -312,7 +341,10 @@ def report(load: Window, before: Window, after: Window) -> str:
     t = load.tally
     return (f"{load.pollers:>4}/{load.watchers:<3} {load.games_per_s:5.2f} ({quiet:4.2f}) "
             f"{ratio:5.0%}  {statistics.median(t.latencies or [0]) * 1000:6.1f} "
-            f"{load.latency_ms(0.99):7.1f} {load.latency_ms(1.0):7.1f}  {requests:6d} "
+            f"{load.latency_ms(0.99):7.1f} {load.latency_ms(1.0):7.1f} "
+            f"[{quantile(load.probe_ms, 0.5):5.1f} {quantile(load.probe_ms, 0.99):6.1f} "
+            f"({quantile(before.probe_ms, 0.5):4.1f} {quantile(before.probe_ms, 0.99):5.1f})]"
+            f" {requests:6d} "
             f"{t.not_modified:6d} {t.streams:5d} {t.steps:7d} {t.errors:4d}  "
             f"{extra_ms:5.2f} {load.server_cpu_s / load.seconds:5.0%} ({quiet_cpu:4.0%}) "
             f"{load.client_cpu_s / load.seconds:5.0%}  "
@@ -331,7 +363,11 @@ def main() -> None:
                         help="more arguments for craits contest serve")
     parser.add_argument("--no-etag", action="store_true",
                         help="pollers fetch the whole page every time (no If-None-Match)")
+    parser.add_argument("--probe", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.probe:
+        probe(args.probe[0], float(args.probe[1]))
+        return
     loads = parse_loads(args.loads)
     etag = not args.no_etag
     print(f"pollers: GET / every {args.poll_s:g} s"
@@ -372,9 +408,9 @@ def main() -> None:
                 process.kill()
                 process.wait()
     print("\nload: pollers/watchers; games/s (quiet around it) ratio; page latency ms median "
-          "p99 max; page requests, of them 304; streams, steps, errors; web process CPU ms "
-          "per request over quiet, its CPU share of a core (quiet); readers' CPU share; "
-          "web RSS MB, workers' RSS MB")
+          "p99 max [the probe's median p99 (in the quiet window before)]; page requests, of "
+          "them 304; streams, steps, errors; web process CPU ms per request over quiet, its "
+          "CPU share of a core (quiet); readers' CPU share; web RSS MB, workers' RSS MB")
     for line in lines:
         print(line)
     print(f"quiet windows' games/s: {', '.join(f'{r:.2f}' for r in quiet_rates)}")
