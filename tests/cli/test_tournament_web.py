@@ -176,6 +176,7 @@ def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None
         shown_0 = client.get("/games/0").text
         wait_until(lambda: web_run.said("the pages stay up until Ctrl-C"))
         final = client.get("/standings.json").json()
+        wait_until(lambda: '<b id="status">finished</b>' in client.get("/").text)  # within 1 s
         page = client.get("/").text
         assert client.get("/games/99").status_code == 404
 
@@ -191,7 +192,7 @@ def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None
     assert seen_running and min(seen_running) < GAMES  # read while games were still to come
     assert final["status"] == "finished" and final["done"] == GAMES
     assert [row["games"] for row in final["rows"]] == [GAMES, GAMES]
-    assert '<b id="status">finished</b>' in page and 'href="/games/1"' in page
+    assert 'href="/games/1"' in page and 'href="/games/0"' in page
 
     web_run.proc.send_signal(signal.SIGINT)  # lingering: Ctrl-C ends it, as a normal end
     out, _ = web_run.proc.communicate(timeout=60)
@@ -206,26 +207,28 @@ def test_worker_processes_standings_in_a_browser_and_a_live_game(
     first games are played; the page swaps in new standings by itself (the SSE script) as games
     finish, up to the last. Meanwhile a raw client follows a live game, whose public events the
     worker that plays it sends: every one of them, in order, and no hidden card."""
-    web_run = start_web("--workers", "2")
+    web_run = start_web("--workers", "2", "--deal-sets", "2")  # two games in each worker
+    games = 2 * GAMES
+    browser = Browser(tmp_path / "profile")
     lines: list[str] = []
     steps: list[dict[str, object]] = []
-    with httpx.Client(base_url=web_run.url, timeout=30) as client:
-        wait_until(lambda: 'href="/live/' in client.get("/live").text)
-        key = client.get("/live").text.split('href="/live/')[1].split('"')[0]
-    reader = threading.Thread(target=read_stream, args=(
-        f"{web_run.url}/live/{key}/events", lines, steps))
-    reader.start()
-    browser = Browser(tmp_path / "profile")
+    reader: threading.Thread | None = None
     try:
-        browser.open(web_run.url + "/")
+        browser.open(web_run.url + "/")  # first: the bots are still starting
         assert "Standings" in browser.text("main")
-        assert int(browser.text("#done")) < GAMES  # opened before the last game ended
-        browser.wait_for(f"document.getElementById('done').innerText === '{GAMES}'")
+        assert int(browser.text("#done")) < games  # opened before the last game ended
+        with httpx.Client(base_url=web_run.url, timeout=30) as client:
+            wait_until(lambda: 'href="/live/' in client.get("/live").text)
+            key = client.get("/live").text.split('href="/live/')[1].split('"')[0]
+        reader = threading.Thread(target=read_stream, args=(
+            f"{web_run.url}/live/{key}/events", lines, steps))
+        reader.start()
+        browser.wait_for(f"document.getElementById('done').innerText === '{games}'")
         # the stream's first event is the standings as loaded; each later one is a change
         assert browser.js("Number(document.body.dataset.standingsUpdates)") >= 2
         browser.wait_for("document.getElementById('status').innerText === 'finished'")
         assert browser.js("document.querySelectorAll('table.standings tbody tr').length") == 2
-        assert browser.js("document.querySelectorAll('table.games tbody tr').length") == GAMES
+        assert browser.js("document.querySelectorAll('table.games tbody tr').length") == games
         browser.open(web_run.url + "/games/0")  # the report's viewer, drawn by its script
         browser.wait_for("document.getElementById('pos').textContent.startsWith('step 0/')")
         browser.open(web_run.url + "/live")
@@ -233,7 +236,8 @@ def test_worker_processes_standings_in_a_browser_and_a_live_game(
         assert browser.csp_violations() == []  # the pages' own scripts and styles all ran
     finally:
         browser.close()
-    reader.join(timeout=60)
+        if reader is not None:
+            reader.join(timeout=60)
     full = full_events(web_run.db, int(key))
     assert [e for s in steps for e in s["events"]] == [  # type: ignore[attr-defined]
         e.seen_by(SPECTATOR).to_dict() for e in full]
@@ -295,12 +299,15 @@ def test_the_standings_are_refitted_at_most_once_per_ten_times_their_cost(
         first = reader()
         assert (reader.reads, first.status, first.done) == (1, "created", 0)
         assert reader() is first and reader.reads == 1  # nothing moved
-        store.set_status(tid, "running")
-        assert reader() is first and reader.reads == 1  # moved, but within 10 x 1 s
+        store.set_status(tid, "running")  # a new status is read at once
+        running = reader()
+        assert (reader.reads, running.status) == (2, "running")
+        assert 'id="status">running<' in running.panels
+        store.claim_next(tid, lambda seats: True)  # a job moves: within 10 x 1 s, not read
+        assert reader() is running and reader.reads == 2
         clock.now += 10
         fresh = reader()
-        assert (reader.reads, fresh.status) == (2, "running")
-        assert 'id="status">running<' in fresh.panels
+        assert reader.reads == 3 and fresh.counts != running.counts
 
 
 def test_live_steps_are_made_only_once_someone_looks() -> None:

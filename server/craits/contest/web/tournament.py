@@ -12,8 +12,9 @@ layout, the same live games ("TV") and the same viewer as the static report. Rou
 - ``/games/N``: a finished game in the report's viewer (``craits.report``: its loader's check,
   its frames, its page), or only its result while its deal is still in play (below).
 - ``/live``, ``/live/KEY``, ``/live/KEY/events``: the games being played (in this process or
-  by its worker processes; not on Ray), public moves only (``craits.contest.live``, fed by the runner's ``GameWatch``), rendered by
-  the contest's own templates, script and stream (``live.py``), with no delay.
+  by its worker processes; not on Ray), public moves only (``craits.contest.live``, fed by the
+  runner's ``GameWatch``), rendered by the contest's own templates, script and stream
+  (``live.py``), with no delay.
 
 What may be shown is decided by the rules already written for the tournament's published
 results, not again here: a recorded game whose deal is still to be played at another seating
@@ -204,7 +205,8 @@ class StandingsReader:
     process that serves the pages is the one that claims and records games, so a page left open
     on a big, fast tournament would spend a core refitting once a second. A full read is
     therefore made at most once per ``SPACING`` times its last cost: readers then cost the run
-    about a tenth of a core at most, and a big tournament's standings lag by that much."""
+    about a tenth of a core at most, and a big tournament's standings lag by that much. A new
+    status (the run started, paused or finished) is read at once."""
 
     SPACING: Final = 10.0
 
@@ -222,9 +224,10 @@ class StandingsReader:
     def __call__(self) -> Snapshot:
         info = self.store.tournament(self.tid)
         counts = (info.status, info.total, tuple(sorted(info.jobs.items())))
-        if self._last is not None and (self._last.counts == counts
-                                       or self.clock() < self._next_at):
-            return self._last
+        last = self._last
+        if last is not None and (last.counts == counts or (
+                last.status == info.status and self.clock() < self._next_at)):
+            return last
         started = self.clock()
         self._last = self._read(info, counts)
         self.reads += 1
