@@ -184,7 +184,7 @@ def test_pages_while_the_tournament_plays(start_web: Callable[..., Run]) -> None
     assert len(forms) > 10  # the deals and the draws of a whole game
     assert steps and [s["i"] for s in steps] == list(range(len(steps)))
     assert [line for line in lines if line.startswith("event: end")] == ["event: end"]
-    assert sum('id="held"' in body for body in bodies) >= 2
+    assert any('id="held"' in body for body in bodies)  # read while game 1 played
     assert leaks(["\n".join(lines), *bodies], forms) == []
     assert leaks([whole], forms)  # once over, the game's page shows the whole hands
     assert "seed" in shown_0 and 'id="held"' not in shown_0  # its deal's seatings all played
