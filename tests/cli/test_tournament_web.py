@@ -38,6 +38,7 @@ from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
 from tests.contest.web.browser import Browser
 from tests.contest.web.test_live_hidden import hidden_forms, leaks, read_stream
+from tests.contest.web.test_pages_browser import shots
 
 from .helpers import TINY, Runner
 
@@ -229,6 +230,7 @@ def test_worker_processes_standings_in_a_browser_and_a_live_game(
         browser.wait_for("document.getElementById('status').innerText === 'finished'")
         assert browser.js("document.querySelectorAll('table.standings tbody tr').length") == 2
         assert browser.js("document.querySelectorAll('table.games tbody tr').length") == games
+        browser.screenshot(shots(tmp_path) / "tournament-web.png")  # docs/tournaments.md's
         browser.open(web_run.url + "/games/0")  # the report's viewer, drawn by its script
         browser.wait_for("document.getElementById('pos').textContent.startsWith('step 0/')")
         browser.open(web_run.url + "/live")
