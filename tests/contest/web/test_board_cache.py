@@ -5,6 +5,7 @@ column reads the rating history (``board.py``)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -18,9 +19,14 @@ from craits.contest.web.board import TREND_S, Board, BoardRow, read_board
 from craits.contest.web.boardpage import BoardPages, Rendered
 from craits.contest.web.feed import Feed
 from craits.contest.web.pages import TEMPLATES
+from craits.contest.web.signin import COOKIE
 
 from ..server import make_contest, serving
 from .data import play_game, rated_version
+
+
+def _table(page: str) -> str:
+    return page[page.index('<table id="board">'):page.index("</table>")]
 
 
 def row(contestant: str, rating: float) -> BoardRow:
@@ -35,8 +41,11 @@ def test_many_readers_share_one_rendering_per_revision() -> None:
         reads.append(1)
         return board[0]
 
+    async def inline(read: Callable[[], Board]) -> Board:
+        return read()
+
     async def main() -> None:
-        pages = BoardPages(Feed(read, 1.0), TEMPLATES.env, "Cup")
+        pages = BoardPages(Feed(read, 1.0, inline), TEMPLATES.env, "Cup")
         got: list[Rendered] = []
 
         async def poll() -> None:
@@ -83,7 +92,7 @@ def test_many_readers_share_one_rendering_per_revision() -> None:
 
 
 def test_the_page_has_an_etag_and_a_reader_who_has_it_gets_304(tmp_path: Path) -> None:
-    make_contest(tmp_path / "cup", names=("alice", "bob"))
+    tokens = make_contest(tmp_path / "cup", names=("alice", "bob"))
     with serving(tmp_path / "cup") as served:
         store = served.contest.store
         alice, bob = store.contestants()
@@ -100,6 +109,13 @@ def test_the_page_has_an_etag_and_a_reader_who_has_it_gets_304(tmp_path: Path) -
                 assert (again.status_code, again.content) == (304, b""), asked
                 assert again.headers["etag"] == etag
             assert client.get("/", headers={"If-None-Match": '"other"'}).status_code == 200
+            # a signed-in reader's page names them: made for them, around the same table
+            client.cookies.set(COOKIE, tokens["alice"])
+            mine = client.get("/")
+            client.cookies.clear()
+            assert mine.status_code == 200 and 'id="me">alice<' in mine.text
+            assert "etag" not in mine.headers and 'id="me"' not in first.text
+            assert _table(mine.text) == _table(first.text)
 
             play_game(store, [a1.id, b1.id], seed=2)  # the board changes
             for _ in range(100):  # the feed reads it again within its interval (1 s)

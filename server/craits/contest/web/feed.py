@@ -11,7 +11,7 @@ when it changes (a full snapshot, not a delta: a reader that missed one loses no
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Generic, TypeVar
 
 import trio
@@ -22,8 +22,13 @@ T = TypeVar("T")
 class Feed(Generic[T]):
     """A value read by ``read`` at most once per ``interval`` seconds, and its changes."""
 
-    def __init__(self, read: Callable[[], T], interval: float) -> None:
+    def __init__(self, read: Callable[[], T], interval: float,
+                 offload: Callable[[Callable[[], T]], Awaitable[T]] = trio.to_thread.run_sync
+                 ) -> None:
+        """``offload`` runs a read off the event loop: a worker thread, or for a test on a
+        virtual clock the read itself, inline (a thread lets that clock jump while it runs)."""
         self._read = read
+        self._offload = offload
         self.interval = interval
         self._lock: trio.Lock | None = None
         self._read_at = -math.inf
@@ -37,7 +42,7 @@ class Feed(Generic[T]):
             self._lock = trio.Lock()
         async with self._lock:
             if trio.current_time() - self._read_at >= self.interval:
-                value = await trio.to_thread.run_sync(self._read)
+                value = await self._offload(self._read)
                 self._read_at = trio.current_time()
                 if self.revision == 0 or value != self._value:
                     self._value = value
