@@ -129,8 +129,11 @@ def unit_ratings(
         raise ValueError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     n = len(bots)
     full = Tally(n)
+    rates: dict[tuple[int, int], set[float]] = {}  # for ``_fixed``, in the same pass
     for unit in units:
         full.add(unit)
+        for i, j, score, weight in unit:
+            rates.setdefault((i, j), set()).add(round(score / weight, 9))
     point = fit(full, prior)
     ratings = centre(point)
     g = len(units)
@@ -142,7 +145,7 @@ def unit_ratings(
         cov = jackknife_covariance(units, full, point, prior)
     df = g - 1
     spread = t_quantile(0.5 + confidence / 2, df)
-    fixed = _fixed(units, n)
+    fixed = _fixed(rates, n)
     se = [0.0 if still else math.sqrt(max(cov[i][i], 0.0)) for i, still in enumerate(fixed)]
     return RatingIntervals(
         bots=tuple(bots), ratings=tuple(ratings),
@@ -153,13 +156,10 @@ def unit_ratings(
     )
 
 
-def _fixed(units: Units, n: int) -> tuple[bool, ...]:
+def _fixed(rates: dict[tuple[int, int], set[float]], n: int) -> tuple[bool, ...]:
     """For each bot, whether each of its pairs scored the same in every deal set that held it
-    (a bot in no deal set is not fixed: it simply has no results)."""
-    rates: dict[tuple[int, int], set[float]] = {}
-    for unit in units:
-        for i, j, score, weight in unit:
-            rates.setdefault((i, j), set()).add(round(score / weight, 9))
+    (``rates``: each pair's scores per game, one per deal set; a bot in no deal set is not
+    fixed: it simply has no results)."""
     fixed = [False] * n
     seen = [False] * n
     for (i, j), values in rates.items():
