@@ -50,6 +50,7 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,11 +79,12 @@ def run(*args: str | Path) -> str:
     return done.stdout
 
 
-def rss_kib(pid: int) -> int:
-    """VmRSS of ``pid`` in KiB (0 once it is gone)."""
+def rss_kib(pid: int, field: str = "VmRSS") -> int:
+    """VmRSS of ``pid`` in KiB (0 once it is gone), or another of its ``status`` fields: its
+    part ``RssAnon`` is the heap and stacks, without the pages of code and files mapped."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1])
     except OSError:
         pass
@@ -193,6 +195,7 @@ def _sample_loop(settings: dict[str, Any]) -> None:
                    fds=len(os.listdir("/proc/self/fd")))
         row["other"] = row["rss_kib"] * 1024 - row["malloc_used"] - info.fordblks
         row.update(held(objects))
+        row["types"] = dict(Counter(type(o).__name__ for o in objects).most_common(40))
         del objects
         if tracemalloc.is_tracing():
             row["traced"], row["traced_peak"] = tracemalloc.get_traced_memory()
@@ -280,6 +283,7 @@ class Sample:
 
     minutes: float
     rss_kib: int
+    anon_kib: int
     helpers_kib: int
     bots_kib: int
     files_bytes: int
@@ -345,7 +349,7 @@ def main() -> None:
             run("contest", "submit", "--server", url, "--token", tokens[name], source)
         print(f"serving at {url}, pid {process.pid}, store in {contest}, probe in {probe_dir}",
               flush=True)
-        header = (f"{'min':>5} {'rss':>6} {'workers':>7} {'bots':>6} {'malloc':>6} "
+        header = (f"{'min':>5} {'rss':>6} {'anon':>6} {'workers':>7} {'bots':>6} {'malloc':>6} "
                   f"{'free':>5} {'other':>6} {'sqlite':>6} {'py':>6} {'objects':>8} {'thr':>3} "
                   f"{'fds':>4} {'ended':>5} {'steps':>6} {'db_KiB':>7} {'games':>6}")
         print(header + "    (MiB; the live feed's ended games and kept steps)", flush=True)
@@ -357,10 +361,12 @@ def main() -> None:
             count, used = games(contest)
             helpers, bots = helpers_kib(process.pid)
             latest = (probe_rows(probe_dir) or [{}])[-1]
-            sample = Sample(elapsed / 60, rss_kib(process.pid), helpers, bots,
+            sample = Sample(elapsed / 60, rss_kib(process.pid), rss_kib(process.pid, "RssAnon"),
+                            helpers, bots,
                             store_bytes(contest), used, count, latest)
             samples.append(sample)
             print(f"{sample.minutes:5.1f} {mib(sample.rss_kib * 1024):>6} "
+                  f"{mib(sample.anon_kib * 1024):>6} "
                   f"{mib(helpers * 1024):>7} {mib(bots * 1024):>6} "
                   f"{mib(latest.get('malloc_used', 0)):>6} {mib(latest.get('malloc_free', 0)):>5} "
                   f"{mib(latest.get('other', 0)):>6} {mib(latest.get('sqlite', 0)):>6} "
@@ -386,11 +392,11 @@ def main() -> None:
     if args.out:
         with args.out.open("w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["minutes", "rss_kib", "helpers_kib", "bots_kib", "files_bytes",
-                             "db_bytes", "games", "malloc_used", "malloc_free", "other",
-                             "sqlite", "traced", "objects"])
-            writer.writerows([s.minutes, s.rss_kib, s.helpers_kib, s.bots_kib, s.files_bytes,
-                              s.db_bytes, s.games, *(s.probe.get(k, "") for k in (
+            writer.writerow(["minutes", "rss_kib", "anon_kib", "helpers_kib", "bots_kib",
+                             "files_bytes", "db_bytes", "games", "malloc_used", "malloc_free",
+                             "other", "sqlite", "traced", "objects"])
+            writer.writerows([s.minutes, s.rss_kib, s.anon_kib, s.helpers_kib, s.bots_kib,
+                              s.files_bytes, s.db_bytes, s.games, *(s.probe.get(k, "") for k in (
                                   "malloc_used", "malloc_free", "other", "sqlite",
                                   "traced", "objects"))] for s in samples)
     summary(samples, args.warm)
@@ -427,6 +433,7 @@ def summary(samples: list[Sample], warm_min: float) -> None:
         spans.append(("once the feed was full", [s for s in samples if s.minutes >= full.minutes]))
     for span_label, span in spans:
         for label, values in (("service RSS", [s.rss_kib / 1024 for s in span]),
+                              ("its anonymous part", [s.anon_kib / 1024 for s in span]),
                               ("workers' RSS", [s.helpers_kib / 1024 for s in span])):
             if len(span) < 3 or not any(values):
                 continue
@@ -444,6 +451,12 @@ def summary(samples: list[Sample], warm_min: float) -> None:
             print(f"  {key}: {points[0][1] / unit:.1f} -> {points[-1][1] / unit:.1f}"
                   f"{'' if count else ' MiB'}, slope "
                   f"{slope_per_hour([(x, y / unit) for x, y in points]):+.2f} an hour")
+    types = [s.probe["types"] for s in warm if "types" in s.probe]
+    if len(types) >= 2:
+        grown = sorted(((types[-1].get(k, 0) - types[0].get(k, 0), k) for k in types[-1]),
+                       reverse=True)[:8]
+        print("  objects by type, growth after the warm-up: " + ", ".join(
+            f"{name} {n:+d} (now {types[-1][name]})" for n, name in grown if n))
     first = next((s for s in samples if s.games > 0), None)
     if first and last.games > first.games:
         per = (last.db_bytes - first.db_bytes) / (last.games - first.games)
