@@ -74,8 +74,8 @@ class LadderSettings:
     """Seconds between two refits of the board at most (``refit``): the tables that end in
     between are folded into the next one; a change of the playing versions or of the phase
     refits at once. 5 s: the board lags a finished table by seconds, and a refit of 100,000
-    games (a day at 4,000 an hour) takes about 0.25 s of CPU (``docs/benchmarks.md``), so
-    refits take about 5% of one core however fast tables end (2.2 s at a million games; the
+    games (a day at 4,000 an hour) takes about 0.22 s of CPU (``docs/benchmarks.md``), so
+    refits take about 5% of one core however fast tables end (2.0 s at a million games; the
     refitter then waits as long as a refit took, half a core at most)."""
 
     @property

@@ -27,8 +27,8 @@ answering). A refit that finds no new game and no such change publishes nothing.
 
 What stays O(games) per refit: the sandwich interval's sum over deal sets (each deal set's
 pull at the current ratings: it moves with every refit), and the passes over the deal sets'
-records that sum them for the fit and look for a spread of zero; about 2.5 µs a game in all
-(0.25 s at 100,000 games). The Newton fit itself reads per-pair sums, O(versions²) an
+records that sum them for the fit and look for a spread of zero; about 2 µs a game in all
+(0.22 s at 100,000 games). The Newton fit itself reads per-pair sums, O(versions²) an
 iteration: warm-starting it from the last ratings would save about 6 of its 13 ms at 100,000
 games and change the board's last bits, so it starts from zero as the full fit does.
 """
