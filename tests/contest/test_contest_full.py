@@ -123,8 +123,10 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
     craits("contest", "init", contest, "--name", "Full cup")
     config = contest / "contest.toml"
     config.write_text(_merge(config.read_text(), SETTINGS))
-    tokens = {name: craits_json("contest", "add", name, "--dir", contest, "--json")["token"]
-              for name in (*ORDER, BROKEN)}
+    added = {name: craits_json("contest", "add", name, "--dir", contest, "--json")
+             for name in (*ORDER, BROKEN)}
+    tokens = {name: answer["token"] for name, answer in added.items()}
+    ann_page = f"/bots/{added['greedy-ann']['id']}"
     uploads = {
         "greedy-ann": write(tmp_path / "ann.py", f"{wrapped('greedy')}{SECRET}\n".encode()),
         "mixed-bob": write(tmp_path / "bob.py", MIXED.format(seed=1).encode()),
@@ -165,7 +167,7 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
         log = httpx.get(f"{url}/api/v1/versions/{broken['id']}/log",
                         headers={"Authorization": f"Bearer {tokens[BROKEN]}"})
         assert log.status_code == 200 and "no referee for me" in log.json()["log"]
-        _only_their_own(url, tokens, first)
+        _only_their_own(url, tokens, first, ann_page)
 
         # The ladder: the board over HTTP, once every place is established, in the known order.
         def established() -> bool:
@@ -236,7 +238,7 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
         out = tmp_path / "results"
         wrote = craits("contest", "export", contest, "--out", out).stdout
         assert "results.html" in wrote and "not final" not in wrote
-        _only_their_own(url, tokens, first)
+        _only_their_own(url, tokens, first, ann_page)
     elapsed = time.monotonic() - started
 
     # The finalists by the finals, then the others by the board when the finals started.
@@ -260,10 +262,10 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
     print(f"the contest from first upload to exported finals: {elapsed:.0f} s")
 
 
-def _only_their_own(url: str, tokens: dict[str, str], versions: dict[str, dict[str, Any]]
-                    ) -> None:
+def _only_their_own(url: str, tokens: dict[str, str], versions: dict[str, dict[str, Any]],
+                    ann_page: str) -> None:
     """Every contestant's token is refused (403) every other's version, log and faults; the
-    public board and pages show nobody's code or log."""
+    public board and pages (greedy-ann's own page included) show nobody's code or log."""
     for owner, version in versions.items():
         for reader, token in tokens.items():
             if reader == owner:
@@ -273,9 +275,10 @@ def _only_their_own(url: str, tokens: dict[str, str], versions: dict[str, dict[s
                                    headers={"Authorization": f"Bearer {token}"})
                 assert answer.status_code == 403, (reader, owner, suffix, answer.text)
                 assert "is not yours" in answer.json()["error"]
-    for path in ("/api/v1/standings", "/", "/phases"):
-        page = httpx.get(f"{url}{path}").text
-        assert SECRET not in page and "no referee for me" not in page, path
+    for path in ("/api/v1/standings", "/", "/phases", ann_page):
+        page = httpx.get(f"{url}{path}")
+        assert page.status_code == 200, path
+        assert SECRET not in page.text and "no referee for me" not in page.text, path
 
 
 def _query(contest: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
