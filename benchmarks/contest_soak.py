@@ -4,7 +4,8 @@ few sandboxed bots on its ladder, sampled for N minutes.
 Usage::
 
     .venv/bin/python benchmarks/contest_soak.py [--minutes 20] [--bots 4] [--interval 60]
-        [--dir DIR] [--out soak.csv] [--tracemalloc FRAMES] [--trim] [--arenas N]
+        [--warm 5] [--dir DIR] [--out soak.csv] [--tracemalloc FRAMES] [--trim] [--arenas N]
+        [--serve-args '--workers 2']
 
 It does what an organiser and contestants do: ``craits contest init``, ``add``, then ``serve``
 as a real process, and ``submit`` over HTTP of one-file bots that play the bundled greedy,
@@ -22,15 +23,18 @@ Where the memory goes: the service runs under a small probe (this script, run as
 ``python`` with ``_probe`` first: it starts a sampling thread, then ``craits``'s own ``main``),
 which reports what ``VmRSS`` alone cannot say: glibc malloc's bytes in use and free
 (``mallinfo2``: free bytes that stay resident are fragmentation, not data), SQLite's own
-allocations (``sqlite3_memory_used``: page caches and statements), the objects the garbage
-collector tracks, threads and open files. With ``--tracemalloc FRAMES`` it also traces Python's
-allocations and dumps a snapshot every ``--snapshot-every`` seconds; the summary then prints the
-allocation sites (file:line) that grew most between the warm-up mark and the end, each with its
-growth in the first and the second half of that span: a site that grows in both halves by the
-same amount grows without bound, one that grew only in the first was a cache filling.
-``--trim`` has the probe call ``malloc_trim(0)`` before each sample (what of the RSS is free
-memory malloc kept); ``--arenas N`` runs the service with ``MALLOC_ARENA_MAX=N``. Tracing slows
-the service (fewer games a minute): measure memory over time without it.
+allocations (``sqlite3_memory_used``: page caches and statements), the rest ("other": Python's
+own arenas, code, stacks), what the live feed keeps and the games the matchmaker remembers
+(found among the collector's objects), the objects the garbage collector tracks, by type,
+threads and open files; the parent reads ``RssAnon`` beside ``VmRSS`` (heap and stacks without
+the code and file pages a process touches for the first time). With ``--tracemalloc FRAMES`` it
+also traces Python's allocations and dumps a snapshot every ``--snapshot-every`` seconds; the
+summary then prints the allocation sites (file:line) that grew most between the warm-up mark and
+the end, each with its growth in the first and the second half of that span: a site that grows
+in both halves by the same amount grows without bound, one that grew only in the first was a
+cache filling. ``--trim`` has the probe call ``malloc_trim(0)`` before each sample (what of the
+RSS is free memory malloc kept); ``--arenas N`` runs the service with ``MALLOC_ARENA_MAX=N``.
+Tracing slows the service (fewer games a minute): measure memory over time without it.
 """
 
 from __future__ import annotations
