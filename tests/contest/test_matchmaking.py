@@ -5,7 +5,6 @@ found by a small simulation. Every clock here is the simulation's: no test reads
 from __future__ import annotations
 
 import ast
-import itertools
 import random
 from pathlib import Path
 
@@ -195,16 +194,3 @@ def test_the_matchmaker_is_pure_logic(module: str) -> None:
     allowed_std = {"__future__", "math", "random", "collections", "collections.abc",
                    "dataclasses", "typing"}
     assert imports_of(path) - ours <= allowed_std
-
-
-def test_every_other_table_is_seeded_by_the_fewest_games() -> None:
-    """Past the new versions, tables take turns: the fewest games first (the whole order),
-    then the most to gain; without ``balance`` every table is chosen by gain."""
-    strength = spaced(10, 40.0)
-    tables = simulate(Matchmaker(seed=4), strength, 60, seed=4)[0]
-    later = [t for t in tables if t.reason in ("balance", "information")]
-    assert {t.reason for t in later} == {"balance", "information"}
-    for table, following in itertools.pairwise(later):
-        assert table.reason != following.reason
-    off = simulate(Matchmaker(MatchConfig(balance=False), seed=4), strength, 60, seed=4)[0]
-    assert "balance" not in {t.reason for t in off}

@@ -11,9 +11,8 @@ So each table is chosen where the order is still in doubt:
 * **who the table is for** (the seed), in this order: a new version (fewer than
   ``new_games`` games scheduled or played: its first games within one decision of joining;
   the one with fewest, then the oldest, first),
-  then a version starved below the band, then, taking turns, the version with the fewest games
-  (every other decision: Kendall tau needs the whole order held, and a focus on the top alone
-  lets the middle drift) and the version with the most to gain (below);
+  then a version starved below the band, then the version with the most doubt left in its
+  order against the others (below);
 * **who sits with it**: one at a time, the version whose order against those already seated is
   most in doubt, discounted by how often the two have met (fewest head-to-heads first); with
   probability ``explore`` a seat is drawn instead from a random *rating window* (the field
@@ -27,11 +26,7 @@ So each table is chosen where the order is still in doubt:
   rates, no starvation) and what keeps the bottom of the board honest.
 
 *Doubt* is the probability that a pair's estimated order is wrong, Φ(−|μ_i − μ_j| / √(σ_i² +
-σ_j²)), and what one more deal set of a pair is worth is its doubt times the share of the
-variance of their difference that the deal set's Fisher information would remove (so a pair
-already well measured gains little, whatever its doubt; without that share the matchmaker
-spent too long on the same pairs and was slower to the whole order), from an online
-Plackett–Luce estimate (Weng and Lin's Bayesian approximation, the model
+σ_j²)), from an online Plackett–Luce estimate (Weng and Lin's Bayesian approximation, the model
 behind ``openskill``, here in about thirty lines so the matchmaker needs no package and stays
 pure). The sum of doubt over the pairs is the expected number of discordant pairs, which is
 what Kendall's tau counts; pairs that may decide the top ``top`` places weigh ``1 +
@@ -80,8 +75,7 @@ class Version:
 @dataclass(frozen=True, slots=True)
 class Table:
     """One deal set to play: the versions of one table (seat order of the first seating) and
-    why it was chosen (``new``, ``starving``, ``balance`` or ``information``), for logs and
-    tests."""
+    why it was chosen (``new``, ``starving`` or ``information``), for logs and tests."""
 
     versions: tuple[str, ...]
     reason: str
@@ -107,10 +101,6 @@ class MatchConfig:
     in short runs of the benchmark: 2 found the top 3 later, 10 lost on the whole order)."""
     explore: float = 0.1
     """Chance that a seat is drawn from a random rating window instead."""
-    balance: bool = True
-    """Every other table is seeded by the fewest games (the module doc; off: always by gain).
-    In the benchmark's evenly spaced field it took Kendall tau 0.9 from 0.69 to 0.63 of random
-    tables' games, at some cost to the exact top 3 (0.33 to 0.46; both within the target)."""
     meetings_scale: float = 8.0
     """Deal sets together after which a pair's doubt counts half (fewest head-to-heads first;
     4, 8 and 16 were tried: 4 found the top 3 later, 16 the whole order; 8 sits between)."""
@@ -241,9 +231,6 @@ class Matchmaker:
         elif starving & set(eligible):
             seed = min(starving & set(eligible), key=lambda v: (share[v], v))
             reason = "starving"
-        elif self.config.balance and self._decisions % 2 == 1:
-            seed = min(eligible, key=lambda v: (played[v], v))
-            reason = "balance"
         else:
             need = {v: sum(self._value(v, w, skills, weight) for w in by_id if w != v)
                     for v in eligible}
@@ -264,18 +251,10 @@ class Matchmaker:
 
     def _value(self, a: str, b: str, skills: dict[str, Skill], weight: dict[str, float]
                ) -> float:
-        """What one more deal set of ``a`` with ``b`` is worth: their doubt times the share of
-        the variance of their difference it would remove (a deal set at a table of k gives the
-        pair k games of weight 1/(k − 1), each of Bradley–Terry information p(1 − p)), weighted
-        for the top places, halved every ``meetings_scale`` deal sets they already played
-        together."""
+        """What one more deal set of ``a`` with ``b`` is worth: their doubt, weighted for the
+        top places, halved every ``meetings_scale`` deal sets they already played together."""
         met = self._meetings.get((a, b) if a < b else (b, a), 0)
-        sa, sb = skills[a], skills[b]
-        spread = sa.var + sb.var
-        p = 1.0 / (1.0 + math.exp(-(sa.mu - sb.mu) / ELO_PER_NAT))
-        k = max(self.config.table_sizes)
-        info = k / (k - 1) * p * (1.0 - p) / ELO_PER_NAT**2 * spread
-        return (doubt(sa, sb) * info / (1.0 + info) * min(weight[a], weight[b])
+        return (doubt(skills[a], skills[b]) * min(weight[a], weight[b])
                 / (1.0 + met / self.config.meetings_scale))
 
     def _top_weights(self, skills: dict[str, Skill]) -> dict[str, float]:
