@@ -8,8 +8,11 @@ games measured the playing versions too.
 **The order, stated once:** established versions first, by the lower end of their 95% interval
 (the rating the data support with confidence, as Battlesnake's arena ranks by μ − 3σ), then the
 provisional ones, by rating. A version is *provisional* until it has played
-``[ladder] provisional`` deal sets, or while the fit has no interval for it (too few deal sets
-in all, or every deal set of it ended the same way). Ties break by rating, then by version id.
+``[ladder] provisional`` deal sets, or while the fit has no interval for it because there are
+too few deal sets in all. One whose every deal set ended the same way (a clean sweep) has no
+interval either, for want of spread, but is established once it has its deal sets, and placed by
+its rating: listing a version that won every game below those it beat would be wrong. Ties
+break by rating, then by version id.
 """
 
 from __future__ import annotations
@@ -60,7 +63,10 @@ def rows_of(fit: RatingIntervals, played: Mapping[str, int], deal_sets: Mapping[
         low = fit.low[i] if shown else None
         high = fit.high[i] if shown else None
         sets = deal_sets.get(bot, 0)
-        established = sets >= provisional and low is not None
+        # Every deal set of it ended the same way (a clean sweep, say): no spread, so no
+        # interval, but its rating is no less known for that (ordered by it, module doc).
+        swept = fit.enough and bool(fit.fixed[i])
+        established = sets >= provisional and (low is not None or swept)
         rows.append({
             "contestant": names.get(version.contestant_id, "?"),
             "contestant_id": version.contestant_id, "version": version.number,

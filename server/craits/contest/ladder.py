@@ -32,6 +32,7 @@ both stop playing, and their owner sees why.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections import Counter
@@ -42,7 +43,6 @@ import trio
 
 from craits.ratings.results import ScoredGame
 
-from .board import board_rows
 from .dealsets import Entrant
 from .ladderstore import (
     LadderTable,
@@ -50,7 +50,6 @@ from .ladderstore import (
     deal_key,
     finish_table,
     open_tables,
-    publish_board,
     recent_faults,
     scored_games,
     table_key,
@@ -60,11 +59,11 @@ from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
 from .phases import deal_sets_played, finals_games, finals_of, finals_turn
 from .prune import prune_archives
+from .refit import Refitter
 from .store import DB_NAME, Version
 from .tableworker import TableOrder, WorkerSetup
 from .tableworker_pool import TablePlayer, WorkerGone, open_players
 from .validation import ContestRun, scrub
-from .verdicts import judge, predecessors, record_refit
 from .versions import VersionState
 
 POLL_S: Final = 1.0
@@ -96,25 +95,36 @@ class Ladder:
         self.tables_played = 0
         self.in_flight: dict[int, LadderTable] = {}
         """Tables claimed and given to a player, not yet ended."""
-        self._refresh_lock = trio.Lock()
-        self._refresh_waiting = False
+        self.refitter = Refitter(self.store, contest.config, self.playing, contest.clock)
+        """The board's refits: games read once, at most every ``[ladder] refit_s``
+        (``refit``)."""
+        self._read_up_to = 0
+        """The last game id the matchmaker was given: it is given each game once."""
+        self._counts: Counter[int] = Counter()
+        """Games each version has played that count now (the finals' alone in the finals)."""
 
     def _new_matchmaker(self) -> Matchmaker:
+        """A matchmaker that seats a version first until it has its ``[ladder]
+        provisional`` deal sets (at the smallest tables), so that a clear leader, which the
+        information rule would rarely seat, is not left provisional for long."""
         config = self.contest.config
         sizes = tuple(range(config.min_seats, config.max_seats + 1))
-        return Matchmaker(MatchConfig(table_sizes=sizes), seed=self._seed)
+        default = MatchConfig(table_sizes=sizes)
+        fresh = max(default.new_games, config.ladder.provisional * config.min_seats)
+        return Matchmaker(dataclasses.replace(default, new_games=fresh), seed=self._seed)
 
     async def run(self) -> None:
         """Finish what a killed predecessor claimed, then play for ever (cancel to stop)."""
         setup = WorkerSetup(self.contest.directory.resolve() / DB_NAME, self.contest.setting())
         async with (open_players(setup, self.workers, self.store, self.contest.clock)
                     as players, trio.open_nursery() as nursery):
+            await nursery.start(self.refitter.run)
             free_in, free = trio.open_memory_channel[TablePlayer](len(players))
             for player in players:
                 free_in.send_nowait(player)
             for table in open_tables(self.store):
                 self._start(nursery, await free.receive(), free_in, table)
-            await self.refreshed()
+            await self.refresh()
             self.prune()
             while True:
                 player = await free.receive()
@@ -138,7 +148,7 @@ class Ladder:
                 self.in_flight.pop(table.id, None)
                 free.send_nowait(player)
             if versions is not None:
-                await self.refreshed()
+                self.refitter.due()
             if self.tables_played % PRUNE_EVERY == 0:
                 self.prune()
 
@@ -190,6 +200,16 @@ class Ladder:
         reset, ``phases``)."""
         return finals_games(finals_of(self.store), scored_games(self.store))
 
+    def _new_games(self) -> list[ScoredGame]:
+        """The games recorded since the last call that count now, counted in ``_counts``
+        (game ids grow in commit order, so none appears later below one read)."""
+        new = scored_games(self.store, after=self._read_up_to)
+        if new:
+            self._read_up_to = new[-1].game_index
+        counted = finals_games(finals_of(self.store), new)
+        self._counts.update(int(seat) for game in counted for seat in game.seats)
+        return counted
+
     def next_table(self) -> LadderTable | None:
         """The matchmaker's next deal set, claimed; None when it has none to give. Each
         version's games are those that count now (the finals' alone in the finals) plus the
@@ -198,8 +218,9 @@ class Ladder:
         started = None if finals is None else finals.started_at
         if started != self._finals_at:  # ratings reset: the matchmaker's estimates too
             self.matchmaker, self._finals_at = self._new_matchmaker(), started
-        games = self.games()
-        counts = Counter(int(seat) for game in games for seat in game.seats)
+            self._read_up_to, self._counts = 0, Counter()
+        games = self._new_games()
+        counts = self._counts.copy()
         for table in self.in_flight.values():
             counts.update(dict.fromkeys(table.versions, len(table.missing)))
         candidates = [Candidate(str(v.id), v.state_at, counts[v.id]) for v in self.playing()]
@@ -288,28 +309,8 @@ class Ladder:
             self.store.set_state(version.id, VersionState.SUSPENDED, self.contest.clock(),
                                  reason)
 
-    async def refreshed(self) -> None:
-        """``refresh`` after a table ended, one refit at a time: a table that ends while a
-        refresh waits to start is left to that one (it reads every game recorded before it
-        starts), so refits never pile up behind tables that end together."""
-        if self._refresh_waiting:
-            return
-        self._refresh_waiting = True
-        async with self._refresh_lock:
-            self._refresh_waiting = False
-            await self.refresh()
-
     async def refresh(self) -> None:
-        """Refit the ratings from every recorded game and publish the board, then keep it as
-        each version's history with the verdicts against predecessors (``verdicts``); the fits
-        in a worker thread: the API keeps answering meanwhile."""
-        games = self.games()
-        playing = self.playing()
-        contestants = self.store.contestants()
-        provisional = self.contest.config.ladder.provisional
-        rows = await trio.to_thread.run_sync(board_rows, games, playing, contestants,
-                                             provisional)
-        publish_board(self.store, rows, self.contest.clock())
-        before = predecessors(self.store, [int(r["version_id"]) for r in rows])
-        verdicts = await trio.to_thread.run_sync(judge, games, rows, before)
-        record_refit(self.store, rows, verdicts, self.contest.clock())
+        """Refit the board now from the games recorded since the last refit (``refit``: the
+        published board, each version's history and the verdicts against predecessors), after
+        the refit running, if any."""
+        await self.refitter.refit()
