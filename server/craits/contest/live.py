@@ -118,6 +118,7 @@ class LiveGame:
                 batch = self.steps[sent:]
                 sent += len(batch)
                 yield batch
+                continue  # steps made while the reader was away come before the end
             if self.ended:
                 yield None
                 return

@@ -14,7 +14,7 @@ import trio.testing
 from craits.contest.live import ENDED_KEPT
 from craits.contest.livewhole import OrganisedLiveGames
 from craits.contest.service import open_contest
-from craits.contest.web.live import delayed, listing, shown
+from craits.contest.web.live import PACE_S, delayed, listing, paced, shown
 from craits.contest.web.mount import recorded_games
 from craits.contest.web.pages import pages_app
 from craits.engine import Game, Rules
@@ -170,3 +170,42 @@ def test_ended_games_stay_while_their_end_is_delayed() -> None:
             {"key": "last-0", "seats": ("alice v1", "bob v1"), "steps": 0}]
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_a_fast_game_reaches_a_paced_reader_in_a_few_batches_every_step_once() -> None:
+    """Steps every 10 ms for 1 s: the paced stream (``PACE_S``) gives them in about ten
+    messages, every step once and in order; the control, unpaced, gives one a step."""
+
+    def batches(every: float) -> list[list[int]]:
+        got: list[list[int]] = []
+
+        async def main() -> None:
+            live = OrganisedLiveGames()
+            game, observe = play(live, "1-0")
+            spectator = live.get("1-0")
+            assert spectator is not None
+
+            async def read() -> None:
+                async for batch in paced(spectator.follow(), every):
+                    if batch is not None:
+                        got.append([s.index for s in batch])
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(read)
+                for _ in range(100):
+                    if game.is_over:
+                        break
+                    await trio.sleep(0.01)
+                    move(game, observe)
+                await trio.sleep(0.01)
+                live.end("1-0", 1)
+
+        trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+        return got
+
+    paced_batches, control = batches(PACE_S), batches(0.0)
+    steps = [i for batch in control for i in batch]
+    assert steps == list(range(len(steps))) and len(steps) > 20
+    assert [i for batch in paced_batches for i in batch] == steps
+    assert len(control) == len(steps)
+    assert len(paced_batches) <= len(steps) * 0.01 / PACE_S + 2

@@ -29,7 +29,7 @@ import json
 import math
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import trio
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -38,6 +38,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..live import LiveGame, LiveGames, Step
+
+PACE_S: Final = 0.1
+"""At most one ``steps`` message per reader in this long (``paced``): a game of quick bots
+makes hundreds of steps a second, each relayed on its own; sent one by one to every reader,
+they were the pages' largest cost under load (``docs/benchmarks.md``)."""
 
 
 def live_games(request: Request) -> LiveGames:
@@ -123,13 +128,24 @@ async def delayed(game: LiveGame, delay: float) -> AsyncIterator[list[Step] | No
             await changed.wait()
 
 
+async def paced(batches: AsyncIterator[list[Step] | None], every: float = PACE_S
+                ) -> AsyncIterator[list[Step] | None]:
+    """``batches`` with a pause of ``every`` after each: the steps made meanwhile come as one
+    batch (``LiveGame.follow`` gives all those not yet given), so a reader gets a few
+    messages a second however fast the game goes, each step still once and in order."""
+    async for batch in batches:
+        yield batch
+        if batch is not None and every > 0:
+            await trio.sleep(every)
+
+
 def stream(game: LiveGame, batches: AsyncIterator[list[Step] | None], request: Request
            ) -> Response:
-    """The Server-Sent Events answer for ``batches`` of ``game``."""
+    """The Server-Sent Events answer for ``batches`` of ``game``, ``paced``."""
 
     async def events() -> AsyncIterator[ServerSentEvent]:
         after = last_event_id(request)
-        async for batch in batches:
+        async for batch in paced(batches):
             if batch is None:
                 yield ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
                 return
