@@ -9,8 +9,9 @@ successor replays those), not a finalist. The version's row, its games, ratings,
 verdicts stay: only the files go, and the version's id is listed in ``meta`` as pruned (for
 the organiser; a later identical upload stores the files again, as any upload does).
 
-The ladder prunes between tables (never while one of its own tables runs) and at start; the
-validator only ever runs versions in ``validating``, which are never pruned. One window is
+The ladder prunes at start and after every few tables, also while other tables are in flight
+(table workers): a version seated at a claimed table is kept, so none is pruned under its
+table; the validator only ever runs versions in ``validating``, which are never pruned. One window is
 left: an upload of content identical to a version pruned at that very instant, by another
 contestant, finds the directory present, drops its copy, and may then find it gone; its
 validation then rejects it for missing files, and a re-upload of changed content fixes it.
