@@ -128,6 +128,10 @@ class Ladder:
             self.prune()
             while True:
                 player = await free.receive()
+                if finals_of(self.store) is not None:
+                    # The finals' board is current before they may be declared done (the
+                    # results are that board); few games, each refit reads only new ones.
+                    await self.refresh()
                 claimed = self.claim()
                 if claimed is None:
                     free_in.send_nowait(player)
