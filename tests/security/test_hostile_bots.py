@@ -145,7 +145,11 @@ def play(home: Path, trust: str, hostile: bool, marker: str) -> Run:
         env={**os.environ, "ORGANISER_SECRET": "hunter2"},
     ) as proc:
         _, err = proc.communicate(timeout=300)
-    return Run(home, db, proc.returncode, err, marker, bot_groups() - before)
+    # The run's own groups (named for the process that made them: the run plays in one
+    # process), not another run's on the same machine made meanwhile.
+    mine = f"bot-{proc.pid}-"
+    return Run(home, db, proc.returncode, err, marker,
+               {g for g in bot_groups() - before if g.name.startswith(mine)})
 
 
 def bot_groups() -> set[Path]:
