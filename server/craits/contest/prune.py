@@ -11,8 +11,8 @@ the organiser; a later identical upload stores the files again, as any upload do
 
 The ladder prunes at start and after every few tables, also while other tables are in flight
 (table workers): a version seated at a claimed table is kept, so none is pruned under its
-table; the validator only ever runs versions in ``validating``, which are never pruned. One window is
-left: an upload of content identical to a version pruned at that very instant, by another
+table; the validator only ever runs versions in ``validating``, which are never pruned. One
+window is left: an upload of content identical to a version pruned at that very instant, by another
 contestant, finds the directory present, drops its copy, and may then find it gone; its
 validation then rejects it for missing files, and a re-upload of changed content fixes it.
 """
