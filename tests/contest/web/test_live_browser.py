@@ -4,8 +4,10 @@ with a link to the whole game."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from ..server import Served
@@ -27,6 +29,12 @@ def test_a_live_game_page_shows_moves_arriving(contest: tuple[Served, dict[str, 
     a1, b1 = rated_version(store, alice.id, "a1"), rated_version(store, bob.id, "b1")
     thread, out = start_live(served, [a1.id, b1.id], ["alice v1", "bob v1"], seed=12,
                              delay=0.03)
+    # The list is a plain page (no script): open it once the game is being played, or it
+    # may be rendered before the game starts and stay empty.
+    deadline = time.monotonic() + 30
+    while "/live/" not in httpx.get(served.url + "/live").text:
+        assert time.monotonic() < deadline, "the game was never listed"
+        time.sleep(0.05)
     browser.open(served.url + "/live")
     browser.wait_for("document.querySelector('#live a') !== null")
     assert "alice v1, bob v1" in browser.text("#live")
