@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
 import trio
@@ -106,15 +106,26 @@ async def run_with_web(web: WebRun, store: Store, tid: str, options: RunOptions,
     live = LiveGames()
     watch = LiveWatch(live)
     app = tournament_app(store, tid, live, web.live_note, watch)
+    async with serving(web, app, announce, "the tournament"):
+        await run_tournament(store, tid, replace(options, watch=watch), hook)
+
+
+@contextlib.asynccontextmanager
+async def serving(web: WebRun, app: Starlette, announce: Callable[[str], None],
+                  what: str) -> AsyncIterator[None]:
+    """Serve ``app`` where ``web`` says while the body runs (``craits tournament run``'s or
+    ``craits serve``'s games: ``what``), its addresses announced before the body starts; then
+    stop serving, or, lingering, serve on until Ctrl-C. ``WebListenError`` before the body
+    when the pages cannot be served there."""
     try:
         async with trio.open_nursery() as nursery:
             binds = await _bind(nursery, app, web.listen)
             for bind in binds:
                 announce(f"web pages: {bind}/")
-            await run_tournament(store, tid, replace(options, watch=watch), hook)
+            yield
             web.played = True
             if web.linger:
-                announce("the tournament is over; the pages stay up until Ctrl-C")
+                announce(f"{what} is over; the pages stay up until Ctrl-C")
                 with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C ends it, as asked
                     await trio.sleep_forever()
             nursery.cancel_scope.cancel()
