@@ -11,7 +11,7 @@ from typing import Any
 from craits.dealkey import DealKey
 from craits.engine import Rules
 from craits.hosting.launcher import LaunchError
-from craits.hosting.match import run_games, unique_names
+from craits.hosting.match import run_games, scored, unique_names
 from craits.hosting.running import NotConnected
 from craits.ratings.match_score import MatchScore, match_score, score_lines
 from craits.ratings.results import ScoredGame
@@ -38,12 +38,6 @@ def schedule(bots: int, games: int, key: DealKey, rules: Rules, time_control: Ti
                         key.seed("match", deal_set), time_control, policy)
         plan.append((spec, order))
     return plan
-
-
-def scored(results: list[PlayedGame], seatings: int) -> list[ScoredGame]:
-    """The games as the statistics read them: ``seatings`` games in a row share a deal."""
-    return [ScoredGame(i, 0, i // seatings, i % seatings, r.names, r.totals, r.places,
-                       r.strikes, r.forfeited) for i, r in enumerate(results)]
 
 
 def summary_lines(games: list[ScoredGame], names: list[str]) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 from craits.dealkey import run_key
 from craits.engine import Rules
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
+from craits.hosting.match import scored
 from craits.referee import bridge, tokens
 from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.hub import BotEntry
@@ -30,7 +31,7 @@ from .common import (
     rules_from_args,
     seconds,
 )
-from .match_series import scored, summary_lines
+from .match_series import summary_lines
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 from .tls import add_tls_options, tls_from_args

@@ -6,6 +6,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from craits.ratings.results import ScoredGame
 from craits.referee.bridge import DEFAULT_HOST
 from craits.referee.game import GameSpec, PlayedGame, play_game
 
@@ -14,6 +15,13 @@ from .running import connect_all, running_bots
 from .sandbox import SandboxLimits
 
 CONNECT_TIMEOUT_S = 15.0
+
+
+def scored(results: Sequence[PlayedGame], seatings: int) -> list[ScoredGame]:
+    """The games as the statistics read them: ``seatings`` games in a row share a deal
+    (``craits match``'s series; 1 for ``craits serve``'s games, each dealt its own)."""
+    return [ScoredGame(i, 0, i // seatings, i % seatings, r.names, r.totals, r.places,
+                       r.strikes, r.forfeited) for i, r in enumerate(results)]
 
 
 def unique_names(specs: Sequence[str]) -> list[str]:
