@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import random
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,34 @@ def test_games_are_learned_once_whatever_the_batches() -> None:
     halves.observe(reversed(games[:len(games) // 2]))  # a batch in any order
     halves.observe(games)  # the first half again, and the second: each seen once
     assert whole.skill.skills == halves.skill.skills
+
+
+def test_what_it_remembers_of_the_games_seen_does_not_grow_with_them() -> None:
+    """Over a contest's weeks the matchmaker is shown hundreds of thousands of games: what it
+    keeps to skip those already learned stays the same size (a set of their ids grew by 33-67
+    bytes a game), and a game given again, alone or in a later batch, is still learned once."""
+    strength = spaced(8, 60.0)
+    rng = random.Random(5)
+    ids = sorted(strength)
+    games: list[ScoredGame] = []
+    for d in range(3000):
+        games.extend(play_deal_set(rng.sample(ids, 4), strength, rng, d, len(games)))
+    maker = Matchmaker()
+    maker.observe(games[:400])  # every version's estimate exists before the measurement
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for start in range(400, len(games), 400):
+            maker.observe(games[start - 4:start + 400])  # overlapping batches
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 2_000, f"{grown} bytes kept for {len(games) - 400} games"
+    once = Matchmaker()
+    once.observe(games)
+    assert maker.skill.skills == once.skill.skills
+    maker.observe(games[-1:])
+    assert maker.skill.skills == once.skill.skills
 
 
 def test_a_new_version_plays_first() -> None:
