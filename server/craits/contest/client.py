@@ -55,12 +55,13 @@ def payload_for(path: Path) -> Payload:
     return Payload(path.name, path.read_bytes())
 
 
-def pack_directory(root: Path) -> bytes:
-    """``root``'s files as a tar.gz, names relative to it, links kept as links, caches left
-    out, owners and dates zeroed (the server hashes content, not metadata)."""
+def pack_directory(root: Path, skipped: frozenset[str] = SKIPPED) -> bytes:
+    """``root``'s files as a tar.gz, names relative to it, links kept as links, the
+    directories named in ``skipped`` (caches) left out, owners and dates zeroed (the server
+    hashes content, not metadata)."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for path in sorted(_files(root)):
+        for path in sorted(_files(root, skipped)):
             info = tar.gettarinfo(str(path), arcname=path.relative_to(root).as_posix())
             info.uid = info.gid = 0
             info.uname = info.gname = ""
@@ -73,12 +74,12 @@ def pack_directory(root: Path) -> bytes:
     return buffer.getvalue()
 
 
-def _files(root: Path) -> Iterator[Path]:
+def _files(root: Path, skipped: frozenset[str]) -> Iterator[Path]:
     for path in root.iterdir():
         if path.is_symlink() or path.is_file():
             yield path
-        elif path.is_dir() and path.name not in SKIPPED:
-            yield from _files(path)
+        elif path.is_dir() and path.name not in skipped:
+            yield from _files(path, skipped)
 
 
 class ContestClient:

@@ -30,9 +30,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import trio
 
@@ -91,31 +92,62 @@ class LiveFeed(Protocol):
         ...
 
 
+Played = Callable[[int, Job, Sequence[int], FinishedGame], None]
+"""What becomes of one played seating: its table, its job, its seats' version ids, the game."""
+
+
+def live_key(table_id: int, rotation: int) -> str:
+    """The live feed's key of one seating of a table."""
+    return f"{table_id}-{rotation}"
+
+
+def record_played(store: ContestStore, clock: Callable[[], float], live: LiveFeed,
+                  table_id: int, job: Job, seats: Sequence[int], game: FinishedGame) -> None:
+    """Record one played seating in the store (once: ``record_game``) and end its live game
+    with the recorded game's id."""
+    record_game(store, table_id, job.rotation, seats, game, job.game_id, clock(),
+                (job.seed, job.rules_json))
+    live.end(live_key(table_id, job.rotation), game_at(store, table_id, job.rotation))
+
+
 async def play_table(order: TableOrder, setting: Setting, store: ContestStore,
                      clock: Callable[[], float], live: LiveFeed) -> None:
     """Play the order's seatings, recording each game and showing it live (module doc).
     Raises ``BotPoolError`` as ``play_deal_set`` does (the table cannot be played)."""
+    await play_seatings(order, setting, partial(record_played, store, clock, live), live)
+
+
+async def play_seatings(order: TableOrder, setting: Setting, played: Played,
+                        live: LiveFeed) -> None:
+    """Play the order's seatings, each game shown live while played and given to ``played``
+    as it ends (a Ray actor, which has no store, sends it to the service: ``raytables``)."""
     labels = {e.label: v for e, v in zip(order.entrants, order.versions, strict=True)}
     names = {e.label: n for e, n in zip(order.entrants, order.names, strict=True)}
 
     async def record(job: Job, game: FinishedGame) -> None:
-        record_game(store, order.table_id, job.rotation, [labels[s] for s in job.seats],
-                    game, job.game_id, clock(), (job.seed, job.rules_json))
-        live.end(f"{order.table_id}-{job.rotation}", game_at(store, order.table_id,
-                                                              job.rotation))
+        played(order.table_id, job, [labels[s] for s in job.seats], game)
 
     def watch(job: Job) -> Callable[[Game], None]:
-        return live.start(f"{order.table_id}-{job.rotation}", [names[s] for s in job.seats])
+        return live.start(live_key(order.table_id, job.rotation), [names[s] for s in job.seats])
 
     await play_deal_set(order.entrants, order.key, setting, order.log_dir, record,
                         order.seatings, watch)
+
+
+class Sender(Protocol):
+    """Where a player's messages to the service go: the worker's connection, or a Ray actor's
+    outbox (``raytables``)."""
+
+    def send(self, message: Any) -> None:
+        """Send one message (pickled)."""
+        ...
 
 
 class SentFeed:
     """A worker's ``LiveFeed``: public steps (``PublicSteps``), sent to the service, each
     followed by the same step whole (``WholeSteps``) for the organiser's view."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Sender) -> None:
         self._conn = conn
 
     def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:

@@ -23,8 +23,9 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 import trio
 
@@ -60,6 +61,40 @@ class TablePlayer(Protocol):
     async def close(self) -> None:
         """Stop for good."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """A table's end, as its player said it."""
+
+    why: str | None
+    """None: every seating was played; else why the table cannot be (``TablePlayer.play``)."""
+
+
+def relay(message: tuple[Any, ...], live: LiveGames, player: str) -> Ended | None:
+    """Act on one message of a table's player (``tableworker.SentFeed`` and ``serve``): show
+    its live steps, end its recorded games; the table's end when it is one. ``WorkerGone``
+    for a message of no known kind (``player`` names the one that sent it)."""
+    kind = message[0]
+    if kind == "live":
+        live.start(message[1], message[2])
+    elif kind == "step":
+        step = message[2]
+        assert isinstance(step, Step), "a worker sent something else as a step"
+        live.step(message[1], step, bool(message[3]))
+    elif kind == "whole":  # the organiser's: kept apart (livewhole)
+        step = message[2]
+        assert isinstance(step, Step), "a worker sent something else as a step"
+        add_whole_step(live, message[1], step)
+    elif kind == "recorded":
+        live.end(message[1], message[2])
+    elif kind == "done":
+        return Ended(None)
+    elif kind == "void":
+        return Ended(str(message[1]))
+    else:
+        raise WorkerGone(f"{player} said {kind!r}")
+    return None
 
 
 class InProcess:
@@ -115,25 +150,9 @@ class TableWorker:
             message = await receive(self._conn)
             if message is None:
                 raise await self._gone()
-            kind = message[0]
-            if kind == "live":
-                live.start(message[1], message[2])
-            elif kind == "step":
-                step = message[2]
-                assert isinstance(step, Step), "a worker sent something else as a step"
-                live.step(message[1], step, bool(message[3]))
-            elif kind == "whole":  # the organiser's: kept apart (livewhole)
-                step = message[2]
-                assert isinstance(step, Step), "a worker sent something else as a step"
-                add_whole_step(live, message[1], step)
-            elif kind == "recorded":
-                live.end(message[1], message[2])
-            elif kind == "done":
-                return None
-            elif kind == "void":
-                return str(message[1])
-            else:
-                raise WorkerGone(f"table worker {self.number} said {kind!r}")
+            ended = relay(message, live, f"table worker {self.number}")
+            if ended is not None:
+                return ended.why
 
     async def _gone(self) -> WorkerGone:
         """The error for a worker whose connection ended, once its process has surely ended
