@@ -5,7 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/contest_soak.py [--minutes 20] [--bots 4] [--interval 60]
         [--warm 5] [--dir DIR] [--out soak.csv] [--tracemalloc FRAMES] [--trim] [--arenas N]
-        [--serve-args '--workers 2']
+        [--probe-workers] [--serve-args '--workers 2']
 
 It does what an organiser and contestants do: ``craits contest init``, ``add``, then ``serve``
 as a real process, and ``submit`` over HTTP of one-file bots that play the bundled greedy,
@@ -34,7 +34,12 @@ the end, each with its growth in the first and the second half of that span: a s
 in both halves by the same amount grows without bound, one that grew only in the first was a
 cache filling. ``--trim`` has the probe call ``malloc_trim(0)`` before each sample (what of the
 RSS is free memory malloc kept); ``--arenas N`` runs the service with ``MALLOC_ARENA_MAX=N``.
-Tracing slows the service (fewer games a minute): measure memory over time without it.
+With ``--probe-workers`` each table worker the service starts runs under the probe too (the
+probe swaps ``subprocess.Popen`` in the service for one that starts ``-m
+craits.contest.tableworker`` through this script; nothing in the service knows), with the same
+settings: its figures are the table's ``w_`` columns, and with ``--tracemalloc`` its sites are
+printed too. Tracing slows the service (fewer games a minute): measure memory over time without
+it. The contest is set up as the other contest benchmarks set theirs (``contest_setup``).
 """
 
 from __future__ import annotations
@@ -46,8 +51,8 @@ import gc
 import json
 import os
 import re
+import runpy
 import shlex
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -60,94 +65,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contest_setup import (
+    Service,
+    below,
+    craits,
+    cycle,
+    db_used_bytes,
+    enter,
+    games,
+    init,
+    rss_kib,
+    store_bytes,
+    submit,
+)
+
 from craits.contest.live import ENDED_KEPT, ENDED_TEXT
 
-CRAITS = [sys.executable, "-m", "craits"]
-KINDS = {"greedy": "GreedyBot", "lowcard": "LowCardBot", "random": "RandomBot"}
 PROBE = "_probe"
-"""The first argument that makes this script the service's probe (``probe_main``)."""
+"""The first argument that makes this script a probe (``probe_main``)."""
+WORKER = ["-m", "craits.contest.tableworker"]
+"""How the service starts a table worker (``tableworker_pool``): after ``python``."""
 WEEK_H = 24 * 7
 COUNTS = ("objects", "live_games", "live_ended", "live_steps", "live_text",
           "matchmaker_seen")
 """The probe's figures that are counts, not bytes."""
-_URL = re.compile(r"serving .* at (https?://\S+)")
 _PREFIX = re.compile(r"/\S*/(site-packages|server|lib/python3\.\d+)/")
-
-
-def run(*args: str | Path) -> str:
-    """One ``craits`` command to its end; its stdout."""
-    done = subprocess.run([*CRAITS, *map(str, args)], capture_output=True, text=True,
-                          check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"craits {' '.join(map(str, args))} failed:\n{done.stderr}")
-    return done.stdout
-
-
-def rss_kib(pid: int, field: str = "VmRSS") -> int:
-    """VmRSS of ``pid`` in KiB (0 once it is gone), or another of its ``status`` fields: its
-    part ``RssAnon`` is the heap and stacks, without the pages of code and files mapped."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(f"{field}:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def children_of() -> dict[int, list[int]]:
-    """Every process's children (from ``/proc``'s parent links)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdecimal():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        parents.setdefault(parent, []).append(int(entry.name))
-    return parents
-
-
-def helpers_kib(pid: int) -> tuple[int, int]:
-    """RSS in KiB of the processes below the service: its helpers (table workers: processes
-    of ours, outside the sandbox) and the sandboxed bots (a ``bwrap`` and all below it)."""
-    children = children_of()
-    helpers = sandboxed = 0
-    todo = [(child, False) for child in children.get(pid, [])]
-    while todo:
-        process, in_sandbox = todo.pop()
-        try:
-            program = Path(f"/proc/{process}/cmdline").read_bytes().split(b"\0", 1)[0]
-        except OSError:
-            continue
-        in_sandbox = in_sandbox or Path(program.decode()).name == "bwrap"
-        if in_sandbox:
-            sandboxed += rss_kib(process)
-        else:
-            helpers += rss_kib(process)
-        todo += [(child, in_sandbox) for child in children.get(process, [])]
-    return helpers, sandboxed
-
-
-def store_bytes(contest: Path) -> int:
-    """The store on disk: the database, its WAL and shared memory."""
-    return sum(p.stat().st_size for p in contest.glob("contest.db*"))
-
-
-def games(contest: Path) -> tuple[int, int]:
-    """Games recorded so far, and the database's own size in bytes (its pages in use, as
-    the WAL shows them: the files hold up to ~4 MB more, the WAL before a checkpoint)."""
-    db = sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True)
-    try:
-        count = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
-        pages = int(db.execute("PRAGMA page_count").fetchone()[0])
-        free = int(db.execute("PRAGMA freelist_count").fetchone()[0])
-        size = int(db.execute("PRAGMA page_size").fetchone()[0])
-    finally:
-        db.close()
-    return count, (pages - free) * size
 
 
 # ---------------------------------------------------------------------- the probe (child side)
@@ -160,23 +102,47 @@ class MallInfo2(ctypes.Structure):
 
 
 def probe_main(argv: Sequence[str]) -> None:
-    """Run ``craits ARGV[1:]`` in this process with a sampling thread beside it; ``ARGV[0]``
-    is the probe's settings as JSON (``out``: its directory; ``interval``, ``frames``,
-    ``snapshot_every``, ``trim``)."""
+    """Run ``craits ARGV[1:]`` (or ``-m MODULE ARGS``) in this process with a sampling thread
+    beside it; ``ARGV[0]`` is the probe's settings as JSON (``out``: its directory; ``name``:
+    what its files are called; ``interval``, ``frames``, ``snapshot_every``, ``trim``,
+    ``workers``). With ``workers`` the service starts each table worker under a probe of its
+    own (``worker-PID``), with the same settings."""
     settings = json.loads(argv[0])
     if settings["frames"]:
         tracemalloc.start(settings["frames"])
     threading.Thread(target=_sample_loop, args=(settings,), daemon=True,
                      name="soak-probe").start()
+    if settings["workers"] and settings["name"] == "service":
+        _probe_workers(settings)
+    if argv[1:2] == ["-m"]:
+        sys.argv = [argv[2], *argv[3:]]
+        runpy.run_module(argv[2], run_name="__main__", alter_sys=True)
+        return
     sys.argv = ["craits", *argv[1:]]
     from craits.cli.main import main as craits_main
     sys.exit(craits_main())
+
+
+def _probe_workers(settings: dict[str, Any]) -> None:
+    """Have ``subprocess.Popen`` start the service's table workers (``WORKER``) under this
+    script's probe; every other command is started as asked."""
+    popen = subprocess.Popen
+
+    class Probed(popen):  # type: ignore[valid-type,misc]
+        def __init__(self, args: Any, *rest: Any, **named: Any) -> None:
+            if isinstance(args, list) and args[1:3] == WORKER:
+                worker = json.dumps(settings | {"name": "worker"})
+                args = [args[0], __file__, PROBE, worker, *args[1:]]
+            super().__init__(args, *rest, **named)
+
+    subprocess.Popen = Probed  # type: ignore[misc]
 
 
 def _sample_loop(settings: dict[str, Any]) -> None:
     """Every ``interval`` s a line of ``probe.jsonl``; every ``snapshot_every`` s (when
     tracing) a tracemalloc snapshot ``snap-<unix time>.tm`` without the probe's own frames."""
     out = Path(settings["out"])
+    name = settings["name"] if settings["name"] == "service" else f"worker-{os.getpid()}"
     libc = ctypes.CDLL("libc.so.6")
     libc.mallinfo2.restype = MallInfo2
     sqlite = ctypes.CDLL("libsqlite3.so.0")  # the library the sqlite3 module loaded
@@ -210,10 +176,10 @@ def _sample_loop(settings: dict[str, Any]) -> None:
                 snapshot = tracemalloc.take_snapshot().filter_traces([
                     tracemalloc.Filter(False, tracemalloc.__file__),
                     tracemalloc.Filter(False, __file__)])
-                partial = out / f"snap-{row['at']:.0f}.part"
+                partial = out / f"{name}-snap-{row['at']:.0f}.part"
                 snapshot.dump(str(partial))
                 partial.rename(partial.with_suffix(".tm"))
-        with (out / "probe.jsonl").open("a") as handle:
+        with (out / f"{name}.jsonl").open("a") as handle:
             handle.write(json.dumps(row) + "\n")
         time.sleep(settings["interval"])
 
@@ -245,42 +211,22 @@ def held(objects: list[Any]) -> dict[str, int]:
     return found
 
 
-def probe_rows(out: Path) -> list[dict[str, Any]]:
-    """The probe's samples so far."""
+def probe_rows(out: Path, name: str = "service") -> list[dict[str, Any]]:
+    """A probe's samples so far: the service's, or with ``name`` "worker" the table worker's
+    that wrote last (a worker that died has a successor)."""
+    if name == "worker":
+        found = sorted(out.glob("worker-*.jsonl"), key=lambda p: p.stat().st_mtime)
+        if not found:
+            return []
+        name = found[-1].stem
     try:
-        return [json.loads(line) for line in (out / "probe.jsonl").read_text().splitlines()
+        return [json.loads(line) for line in (out / f"{name}.jsonl").read_text().splitlines()
                 if line.endswith("}")]
     except OSError:
         return []
 
 
 # ---------------------------------------------------------------------- the soak (parent side)
-def start(contest: Path, probe: dict[str, Any], env: dict[str, str], more: Sequence[str]
-          ) -> tuple[subprocess.Popen[str], str]:
-    """``craits contest serve`` on a free port under the probe; returns it and its URL once
-    it listens."""
-    command = [sys.executable, __file__, PROBE, json.dumps(probe), "contest", "serve",
-               str(contest), "--port", "0", *more]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1", **env})
-    found: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:
-            match = _URL.search(line)
-            if match and not found:
-                found.append(match.group(1))
-                ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    if not ready.wait(60):
-        process.kill()
-        raise SystemExit("serve did not start within 60 s")
-    return process, found[0]
-
-
 @dataclass(frozen=True, slots=True)
 class Sample:
     """One line of the soak's table."""
@@ -294,6 +240,8 @@ class Sample:
     db_bytes: int
     games: int
     probe: dict[str, Any]
+    worker: dict[str, Any]
+    """The table worker's probe (the one that wrote last), when ``--probe-workers``."""
 
 
 def mib(n: float) -> str:
@@ -323,6 +271,8 @@ def main() -> None:
                         help="malloc_trim(0) in the service before each sample")
     parser.add_argument("--arenas", type=int, default=0,
                         help="MALLOC_ARENA_MAX for the service (0: glibc's default)")
+    parser.add_argument("--probe-workers", action="store_true",
+                        help="run each table worker under the probe too (and --tracemalloc)")
     parser.add_argument("--serve-args", default="",
                         help="more arguments for craits contest serve, e.g. '--workers 2'")
     args = parser.parse_args()
@@ -330,82 +280,88 @@ def main() -> None:
     contest = root / "contest"
     probe_dir = root / "probe"
     probe_dir.mkdir(parents=True, exist_ok=True)
-    run("contest", "init", contest, "--name", "Soak cup")
-    names = [f"{list(KINDS)[i % 3]}-{i}" for i in range(args.bots)]
-    tokens = {}
-    for name in names:
-        out = run("contest", "add", name, "--dir", contest, "--json")
-        tokens[name] = re.search(r'"token":\s*"([^"]+)"', out).group(1)  # type: ignore[union-attr]
-    probe = {"out": str(probe_dir), "interval": min(args.interval, 30.0),
+    init(contest, "Soak cup")
+    entrants = enter(contest, cycle(args.bots), root)
+    probe = {"out": str(probe_dir), "name": "service", "interval": min(args.interval, 30.0),
              "frames": args.tracemalloc, "snapshot_every": args.snapshot_every,
-             "trim": args.trim}
+             "trim": args.trim, "workers": args.probe_workers}
     env = {"MALLOC_ARENA_MAX": str(args.arenas)} if args.arenas else {}
-    process, url = start(contest, probe, env, shlex.split(args.serve_args))
+    service = Service(contest, shlex.split(args.serve_args), env=env, timeout=60,
+                      command=[sys.executable, __file__, PROBE, json.dumps(probe)])
     samples: list[Sample] = []
     began_wall = time.time()
     try:
-        for name in names:
-            kind = name.split("-")[0]
-            source = root / f"{name}.py"
-            source.write_text(f"from craits_bots.{kind} import {KINDS[kind]}\n"
-                              f"from craits_sdk import run\n\nrun({KINDS[kind]}())\n"
-                              f"# {name}\n")
-            run("contest", "submit", "--server", url, "--token", tokens[name], source)
-        print(f"serving at {url}, pid {process.pid}, store in {contest}, probe in {probe_dir}",
-              flush=True)
+        for entrant in entrants:
+            submit(service.url, entrant)
+        print(f"serving at {service.url}, pid {service.pid}, store in {contest}, probe in "
+              f"{probe_dir}", flush=True)
         header = (f"{'min':>5} {'rss':>6} {'anon':>6} {'workers':>7} {'bots':>6} {'malloc':>6} "
                   f"{'free':>5} {'other':>6} {'sqlite':>6} {'py':>6} {'objects':>8} {'thr':>3} "
                   f"{'fds':>4} {'ended':>5} {'steps':>6} {'db_KiB':>7} {'games':>6}")
-        print(header + "    (MiB; the live feed's ended games and kept steps)", flush=True)
+        if args.probe_workers:
+            header += f" | {'w_mall':>6} {'w_free':>6} {'w_oth':>6} {'w_py':>6} {'w_objs':>7}"
+        print(header + "    (MiB; the live feed's ended games and kept steps; w_: the table "
+              "worker's probe)", flush=True)
         began = time.monotonic()
         began_wall = time.time()
         second = False
         while True:
             elapsed = time.monotonic() - began
-            count, used = games(contest)
-            helpers, bots = helpers_kib(process.pid)
+            helpers, bots = (sum(map(rss_kib, pids)) for pids in below(service.pid))
             latest = (probe_rows(probe_dir) or [{}])[-1]
-            sample = Sample(elapsed / 60, rss_kib(process.pid), rss_kib(process.pid, "RssAnon"),
-                            helpers, bots,
-                            store_bytes(contest), used, count, latest)
+            worker = (probe_rows(probe_dir, "worker") or [{}])[-1]
+            sample = Sample(elapsed / 60, rss_kib(service.pid), rss_kib(service.pid, "RssAnon"),
+                            helpers, bots, store_bytes(contest), db_used_bytes(contest),
+                            games(contest), latest, worker)
             samples.append(sample)
-            print(f"{sample.minutes:5.1f} {mib(sample.rss_kib * 1024):>6} "
-                  f"{mib(sample.anon_kib * 1024):>6} "
-                  f"{mib(helpers * 1024):>7} {mib(bots * 1024):>6} "
-                  f"{mib(latest.get('malloc_used', 0)):>6} {mib(latest.get('malloc_free', 0)):>5} "
-                  f"{mib(latest.get('other', 0)):>6} {mib(latest.get('sqlite', 0)):>6} "
-                  f"{mib(latest.get('traced', 0)):>6} "
-                  f"{latest.get('objects', 0):8d} {latest.get('threads', 0):3d} "
-                  f"{latest.get('fds', 0):4d} {latest.get('live_ended', 0):5d} "
-                  f"{latest.get('live_steps', 0):6d} {used / 1024:7.0f} {count:6d}", flush=True)
-            if process.poll() is not None:
-                raise SystemExit(f"serve exited with {process.returncode}")
+            line = (f"{sample.minutes:5.1f} {mib(sample.rss_kib * 1024):>6} "
+                    f"{mib(sample.anon_kib * 1024):>6} "
+                    f"{mib(helpers * 1024):>7} {mib(bots * 1024):>6} "
+                    f"{mib(latest.get('malloc_used', 0)):>6} "
+                    f"{mib(latest.get('malloc_free', 0)):>5} "
+                    f"{mib(latest.get('other', 0)):>6} {mib(latest.get('sqlite', 0)):>6} "
+                    f"{mib(latest.get('traced', 0)):>6} "
+                    f"{latest.get('objects', 0):8d} {latest.get('threads', 0):3d} "
+                    f"{latest.get('fds', 0):4d} {latest.get('live_ended', 0):5d} "
+                    f"{latest.get('live_steps', 0):6d} {sample.db_bytes / 1024:7.0f} "
+                    f"{sample.games:6d}")
+            if args.probe_workers:
+                line += (f" | {mib(worker.get('malloc_used', 0)):>6} "
+                         f"{mib(worker.get('malloc_free', 0)):>6} "
+                         f"{mib(worker.get('other', 0)):>6} {mib(worker.get('traced', 0)):>6} "
+                         f"{worker.get('objects', 0):7d}")
+            print(line, flush=True)
+            if service.process.poll() is not None:
+                raise SystemExit(f"serve exited with {service.process.returncode}")
             if elapsed >= args.minutes * 60:
                 break
             if not second and elapsed >= args.second * 60:
                 second = True  # a new version of the first bot: it plays, and gets a verdict
-                source = root / f"{names[0]}-v2.py"
-                source.write_text((root / f"{names[0]}.py").read_text() + "# version 2\n")
-                run("contest", "submit", "--server", url, "--token", tokens[names[0]], source)
+                source = root / f"{entrants[0].name}-v2.py"
+                source.write_text(entrants[0].source.read_text() + "# version 2\n")
+                submit(service.url, entrants[0], source)
             time.sleep(min(args.interval, args.minutes * 60 - elapsed + 0.1))
     finally:
-        if process.poll() is None:
-            print(run("contest", "status", "--server", url, "--token", tokens[names[0]]))
-        process.terminate()
-        process.wait(timeout=60)
+        if service.process.poll() is None:
+            print(craits("contest", "status", "--server", service.url, "--token",
+                         entrants[0].token))
+        service.stop()
     if args.out:
         with args.out.open("w", newline="") as handle:
             writer = csv.writer(handle)
+            keys = ("malloc_used", "malloc_free", "other", "sqlite", "traced", "objects")
             writer.writerow(["minutes", "rss_kib", "anon_kib", "helpers_kib", "bots_kib",
-                             "files_bytes", "db_bytes", "games", "malloc_used", "malloc_free",
-                             "other", "sqlite", "traced", "objects"])
+                             "files_bytes", "db_bytes", "games", *keys,
+                             *(f"worker_{k}" for k in keys)])
             writer.writerows([s.minutes, s.rss_kib, s.anon_kib, s.helpers_kib, s.bots_kib,
-                              s.files_bytes, s.db_bytes, s.games, *(s.probe.get(k, "") for k in (
-                                  "malloc_used", "malloc_free", "other", "sqlite",
-                                  "traced", "objects"))] for s in samples)
+                              s.files_bytes, s.db_bytes, s.games,
+                              *(s.probe.get(k, "") for k in keys),
+                              *(s.worker.get(k, "") for k in keys)] for s in samples)
     summary(samples, args.warm)
     if args.tracemalloc:
-        growth(probe_dir, began_wall + args.warm * 60, args.top)
+        for name in ["service", *sorted({p.name.split("-snap-")[0]
+                                         for p in probe_dir.glob("worker-*-snap-*.tm")})]:
+            growth(probe_dir, name, began_wall + args.warm * 60, args.top)
 
 
 def slope_per_hour(points: Sequence[tuple[float, float]]) -> float:
@@ -446,21 +402,27 @@ def summary(samples: list[Sample], warm_min: float) -> None:
                   f"({len(span)} samples): {min(values):.1f}-{max(values):.1f} MiB, "
                   f"least-squares slope {slope:+.2f} MiB/hour, {slope * WEEK_H:+.0f} MiB over a "
                   f"week at that rate")
-    for key in ("malloc_used", "malloc_free", "other", "sqlite", "traced", "traced_peak",
-                *COUNTS):
-        points = [(s.minutes, float(s.probe[key])) for s in warm if key in s.probe]
-        if len(points) >= 3:
-            count = key in COUNTS
-            unit = 1.0 if count else 2.0**20
-            print(f"  {key}: {points[0][1] / unit:.1f} -> {points[-1][1] / unit:.1f}"
-                  f"{'' if count else ' MiB'}, slope "
-                  f"{slope_per_hour([(x, y / unit) for x, y in points]):+.2f} an hour")
-    types = [s.probe["types"] for s in warm if "types" in s.probe]
-    if len(types) >= 2:
-        grown = sorted(((types[-1].get(k, 0) - types[0].get(k, 0), k) for k in types[-1]),
-                       reverse=True)[:8]
-        print("  objects by type, growth after the warm-up: " + ", ".join(
-            f"{name} {n:+d} (now {types[-1][name]})" for n, name in grown if n))
+    for who, rows in (("service", [s.probe for s in warm]),
+                      ("table worker", [s.worker for s in warm])):
+        if not any(rows):
+            continue
+        print(f"{who}'s probe after the warm-up:")
+        for key in ("malloc_used", "malloc_free", "other", "sqlite", "traced", "traced_peak",
+                    *COUNTS):
+            points = [(s.minutes, float(row[key])) for s, row in zip(warm, rows, strict=True)
+                      if key in row]
+            if len(points) >= 3:
+                count = key in COUNTS
+                unit = 1.0 if count else 2.0**20
+                print(f"  {key}: {points[0][1] / unit:.1f} -> {points[-1][1] / unit:.1f}"
+                      f"{'' if count else ' MiB'}, slope "
+                      f"{slope_per_hour([(x, y / unit) for x, y in points]):+.2f} an hour")
+        types = [row["types"] for row in rows if "types" in row]
+        if len(types) >= 2:
+            grown = sorted(((types[-1].get(k, 0) - types[0].get(k, 0), k) for k in types[-1]),
+                           reverse=True)[:8]
+            print("  objects by type, growth after the warm-up: " + ", ".join(
+                f"{name} {n:+d} (now {types[-1][name]})" for n, name in grown if n))
     first = next((s for s in samples if s.games > 0), None)
     if first and last.games > first.games:
         per = (last.db_bytes - first.db_bytes) / (last.games - first.games)
@@ -470,23 +432,26 @@ def summary(samples: list[Sample], warm_min: float) -> None:
               f"{last.games / last.minutes:.1f} games a minute")
 
 
-def growth(probe_dir: Path, warm_at: float, top: int) -> None:
-    """The allocation sites that grew most from the first snapshot after the warm-up mark to
-    the last, with their growth in each half of that span."""
-    snaps = sorted(probe_dir.glob("snap-*.tm"), key=lambda p: int(p.stem.split("-")[1]))
-    after = [p for p in snaps if int(p.stem.split("-")[1]) >= warm_at]
+def growth(probe_dir: Path, name: str, warm_at: float, top: int) -> None:
+    """The allocation sites of probe ``name`` (``service``, ``worker-PID``) that grew most
+    from the first snapshot after the warm-up mark to the last, with their growth in each
+    half of that span."""
+    snaps = sorted(probe_dir.glob(f"{name}-snap-*.tm"), key=taken)
+    after = [p for p in snaps if taken(p) >= warm_at]
     if len(after) < 3:
-        print(f"tracemalloc: {len(after)} snapshots after the warm-up, too few to compare")
+        print(f"tracemalloc of the {name}: {len(after)} snapshots after the warm-up, too few "
+              "to compare")
         return
     first, middle, last = after[0], after[len(after) // 2], after[-1]
     load = tracemalloc.Snapshot.load
     a, b, c = load(str(first)), load(str(middle)), load(str(last))
-    minutes = [(int(p.stem.split("-")[1]) - warm_at) / 60 for p in (first, middle, last)]
+    minutes = [(taken(p) - warm_at) / 60 for p in (first, middle, last)]
     whole = c.compare_to(a, "lineno")
     halves = ({s.traceback: s.size_diff for s in b.compare_to(a, "lineno")},
               {s.traceback: s.size_diff for s in c.compare_to(b, "lineno")})
     total = sum(s.size_diff for s in whole)
-    print(f"tracemalloc: Python's traced memory {a_total(a):.1f} -> {a_total(c):.1f} MiB "
+    print(f"tracemalloc of the {name}: Python's traced memory {a_total(a):.1f} -> "
+          f"{a_total(c):.1f} MiB "
           f"from warm-up +{minutes[0]:.1f} min to +{minutes[2]:.1f} min (middle +{minutes[1]:.1f})"
           f"; net {total / 2**20:+.2f} MiB. Sites by growth (KiB: whole, first half, second "
           "half; blocks):")
@@ -503,6 +468,11 @@ def growth(probe_dir: Path, warm_at: float, top: int) -> None:
             print(f"  {stat.size_diff / 1024:+.1f} KiB, {stat.count_diff:+d} blocks:")
             for line in stat.traceback.format(limit=8):
                 print(f"    {shorten(line)}")
+
+
+def taken(snapshot: Path) -> int:
+    """When a snapshot was taken (unix time, from its name)."""
+    return int(snapshot.stem.rsplit("-", 1)[1])
 
 
 def a_total(snapshot: tracemalloc.Snapshot) -> float:

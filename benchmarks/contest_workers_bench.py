@@ -23,123 +23,55 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import sqlite3
 import statistics
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-CRAITS = [sys.executable, "-m", "craits"]
-KINDS = {"greedy": "GreedyBot", "lowcard": "LowCardBot", "random": "RandomBot"}
-_URL = re.compile(r"serving .* at (https?://\S+)")
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def run(*args: str | Path) -> str:
-    """One ``craits`` command to its end; its stdout."""
-    done = subprocess.run([*CRAITS, *map(str, args)], capture_output=True, text=True,
-                          check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"craits {' '.join(map(str, args))} failed:\n{done.stderr}")
-    return done.stdout
-
-
-def cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) process ``pid`` has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def games(directory: Path) -> int:
-    """Games recorded in the contest's store."""
-    with sqlite3.connect(f"file:{directory / 'contest.db'}?mode=ro", uri=True,
-                         timeout=30) as db:
-        count: int = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    return count
-
-
-class Serve:
-    """``craits contest serve DIR --port 0 --workers N`` as a real process."""
-
-    def __init__(self, directory: Path, workers: int) -> None:
-        self.process = subprocess.Popen(
-            [*CRAITS, "contest", "serve", str(directory), "--port", "0", "--workers",
-             str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        self.url = ""
-        found = threading.Event()
-
-        def read() -> None:
-            assert self.process.stderr is not None
-            for line in self.process.stderr:
-                match = _URL.search(line)
-                if match and not self.url:
-                    self.url = match.group(1)
-                    found.set()
-                elif "Traceback" in line or "error" in line.lower():
-                    print(f"  serve: {line.rstrip()}", file=sys.stderr)
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(120):
-            self.stop()
-            raise SystemExit("serve did not start")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+from contest_setup import (
+    Service,
+    cpu_s,
+    cycle,
+    enter,
+    games,
+    init,
+    submit,
+    wait_until_rated,
+)
 
 
 def setup(directory: Path, bots: int, short: bool) -> None:
     """A contest with ``bots`` rated versions (the bundled bots in turn, each its own file)."""
-    run("contest", "init", directory, "--name", "workers bench")
-    config = directory / "contest.toml"
-    text = config.read_text().replace("per_window = 10", "per_window = 1000")
-    if short:
-        text = text.replace('preset = "standard"', 'preset = "standard"\nshort_game = true')
-    config.write_text(text)
-    tokens = [run("contest", "add", f"bot{i}", "--dir", directory).splitlines()[-1].strip()
-              for i in range(bots)]
-    service = Serve(directory, 1)
+
+    def edit(text: str) -> str:
+        text = text.replace("per_window = 10", "per_window = 1000")
+        if short:
+            text = text.replace('preset = "standard"', 'preset = "standard"\nshort_game = true')
+        return text
+
+    init(directory, "workers bench", edit)
+    entrants = enter(directory, cycle(bots), directory.parent)
+    service = Service(directory, ["--workers", "1"], echo=True)
     try:
-        for i, token in enumerate(tokens):
-            kind = list(KINDS)[i % len(KINDS)]
-            source = directory.parent / f"bot{i}.py"
-            source.write_text(f"from craits_bots.{kind} import {KINDS[kind]}\n"
-                              f"from craits_sdk import run\n\nrun({KINDS[kind]}())  # {i}\n")
-            run("contest", "submit", "--server", service.url, "--token", token, source)
-        deadline = time.monotonic() + 600
-        while True:
-            with sqlite3.connect(directory / "contest.db", timeout=30) as db:
-                states = [s for (s,) in db.execute("SELECT state FROM versions")]
-            if states and all(s == "rated" for s in states):
-                break
-            if time.monotonic() > deadline or "rejected" in states:
-                raise SystemExit(f"the versions were not all rated: {states}")
-            time.sleep(1)
+        for entrant in entrants:
+            submit(service.url, entrant)
+        wait_until_rated(directory, bots)
     finally:
         service.stop()
 
 
 def measure(directory: Path, workers: int, seconds: float) -> tuple[float, float]:
     """(games per second, service CPU seconds per game) of one run of ``--workers N``."""
-    service = Serve(directory, workers)
+    service = Service(directory, ["--workers", str(workers)], echo=True)
     try:
         first = games(directory)
         while games(directory) == first:
             time.sleep(0.2)
-        start_games, start_cpu, start = games(directory), cpu_s(service.process.pid), \
+        start_games, start_cpu, start = games(directory), cpu_s(service.pid), \
             time.monotonic()
         time.sleep(seconds)
         played = games(directory) - start_games
-        spent = cpu_s(service.process.pid) - start_cpu
+        spent = cpu_s(service.pid) - start_cpu
         elapsed = time.monotonic() - start
     finally:
         service.stop()
