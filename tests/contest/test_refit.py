@@ -288,3 +288,34 @@ def test_a_refit_with_nothing_new_publishes_nothing(tmp_path: Path) -> None:
     assert trio.run(refitter.refit) and store.read("SELECT at FROM board")[0][0] == 200.0
     assert refitter.refits == 2
     store.close()
+
+
+def test_behind_until_a_table_ends_or_the_versions_change(tmp_path: Path) -> None:
+    """What the ladder asks before refitting at once: a refit's reads only when something
+    changed (a table ended, a version left), never for an unchanged store."""
+    store = ContestStore.open(tmp_path / "contest.db")
+    strength = _field(store)
+    versions = _playing(store)
+    tables = Tables(store, strength, seed=11)
+    tables.play(3, [v.id for v in versions])
+    reads: list[str] = []
+
+    async def counted(fn: Callable[[*Ts], T], /, *args: *Ts) -> T:
+        reads.append(getattr(fn, "__name__", "?"))
+        return fn(*args)
+
+    refitter = Refitter(store, ContestConfig(name="cup"), lambda: list(versions), time.time,
+                        counted)
+    assert refitter.behind()  # nothing fitted yet
+    assert trio.run(refitter.refit) and reads.count("read") == 1
+    assert not refitter.behind()
+    tables.play(1, [v.id for v in versions])
+    assert not refitter.behind()  # no table said it ended: a refit would not be asked for
+    refitter.due()
+    assert refitter.behind()
+    assert trio.run(refitter.refit) and not refitter.behind()
+    versions.pop()  # a version stops playing
+    assert refitter.behind()
+    assert trio.run(refitter.refit) and not refitter.behind()
+    assert reads.count("read") == 3 and refitter.refits == 3
+    store.close()

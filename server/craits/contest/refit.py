@@ -23,7 +23,9 @@ again as the last refit took (so refits keep at most half a core busy even when 
 outgrow ``refit_s``), with the tables that ended meanwhile folded into it; at once when the
 playing versions or the phase change (a new version joins, one is suspended, the finals start).
 One task runs them, one after another, the fit in a worker thread as before (the API keeps
-answering). A refit that finds no new game and no such change publishes nothing.
+answering). A refit that finds no new game and no such change publishes nothing. Whoever wants
+the board current at once (the ladder in the finals, before it may declare them done) asks
+``behind`` first, which reads no game: a done or idle contest does not refit at all.
 
 What stays O(games) per refit: the sandwich interval's sum over deal sets (each deal set's
 pull at the current ratings: it moves with every refit), and the passes over the deal sets'
@@ -307,6 +309,8 @@ class Refitter:
         self.cache = GameCache()
         self.refits = 0
         self._fitted: tuple[Finals | None, tuple[int, ...]] | None = None
+        self._ended = False
+        """A table ended (``due``) since the last refit began to read the games."""
         self._wanted = trio.Event()
         self._forced = trio.Event()
         self._last = -float("inf")
@@ -322,9 +326,16 @@ class Refitter:
         """A table ended (games to fold in): a refit is wanted, at once if ``force`` or the
         playing versions or the phase changed since the last one, else when the interval
         allows."""
+        self._ended = True
         self._wanted.set()
         if force or self._key(self.playing()) != self._fitted:
             self._forced.set()
+
+    def behind(self) -> bool:
+        """Whether the published board may be behind the store: a table ended since the last
+        refit began, or the phase or the playing versions changed since it (a few rows read,
+        no game)."""
+        return self._ended or self._key(self.playing()) != self._fitted
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
                   ) -> NoReturn:
@@ -348,6 +359,7 @@ class Refitter:
             return await self._refit()
 
     async def _refit(self) -> bool:
+        self._ended = False  # a table that ends from now on is read by the next refit
         playing = self.playing()
         key = self._key(playing)
         finals = key[0]
