@@ -32,17 +32,23 @@ def ray_from_args(args: argparse.Namespace) -> RayCluster | None:
         if getattr(args, "ray_shared", False):
             raise UsageError("--ray-shared goes with --ray ADDRESS")
         return None
-    if not address.strip():
-        raise UsageError("--ray needs the address of the cluster's head, e.g. 10.0.0.5:6379")
     if args.host != DEFAULT_HOST or args.port or getattr(args, "tls", None) is not None:
         raise UsageError("--host, --port and TLS are for remote bots, which play in one "
                          "process, not on a Ray cluster: leave them out, or leave out --ray")
+    return ray_cluster(address, shared=args.ray_shared)
+
+
+def ray_cluster(address: str, shared: bool = False) -> RayCluster:
+    """The cluster whose head is at ``address`` (``--ray``), checked now: Ray installed, the
+    head reachable (``UsageError`` saying what is wrong)."""
+    if not address.strip():
+        raise UsageError("--ray needs the address of the cluster's head, e.g. 10.0.0.5:6379")
     try:
         ray_module()
         check_reachable(address.strip())
     except RayError as exc:
         raise UsageError(str(exc)) from None
-    return RayCluster(address.strip(), shared=args.ray_shared)
+    return RayCluster(address.strip(), shared=shared)
 
 
 def ray_words(args: argparse.Namespace) -> list[str]:

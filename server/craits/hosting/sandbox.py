@@ -160,14 +160,21 @@ def plan_for(bot_dir: Path, socket: Path, limits: SandboxLimits,
 
 def missing() -> str | None:
     """Why command bots cannot be sandboxed here (what to install), or None when they can."""
+    absent = missing_tools()
+    if absent is None:
+        return None
+    return (f"{absent}: adversarial tournaments run command bots in a sandbox; install "
+            "it (`apt-get install bubblewrap`), or set trust = \"trusted\" if every bot is "
+            "trusted (docs/security.md)")
+
+
+def missing_tools() -> str | None:
+    """The sandbox's tools missing here, with their packages (``... missing``), or None."""
     absent = [tool for tool in (BWRAP, PRLIMIT, SETPRIV) if shutil.which(tool) is None]
     if not absent:
         return None
     package = {BWRAP: "bubblewrap", PRLIMIT: "util-linux", SETPRIV: "util-linux"}
-    names = " and ".join(f"{t} (Debian package {package[t]})" for t in absent)
-    return (f"{names} missing: adversarial tournaments run command bots in a sandbox; install "
-            "it (`apt-get install bubblewrap`), or set trust = \"trusted\" if every bot is "
-            "trusted (docs/security.md)")
+    return " and ".join(f"{t} (Debian package {package[t]})" for t in absent) + " missing"
 
 
 @functools.cache

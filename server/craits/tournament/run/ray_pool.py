@@ -152,7 +152,7 @@ class RayTables:
         """Have the actor play the job; its finished game (Ray replays it if the actor dies)."""
         if self.gate is not None:
             await self.gate.enter(job)
-        result = await _result(self.actor.play.remote(job))
+        result = await result_of(self.actor.play.remote(job))
         if isinstance(result, Failure):
             raise ERRORS.get(result.kind, WorkerError)(result.message)
         assert isinstance(result, FinishedGame), "a Ray worker sent something else as a game"
@@ -160,13 +160,13 @@ class RayTables:
 
     async def end_phase(self, phase: int) -> None:
         """Have the actor end its sandboxed processes of other seatings (``PhaseGate``)."""
-        failure = await _result(self.actor.enter_phase.remote(phase))
+        failure = await result_of(self.actor.enter_phase.remote(phase))
         if isinstance(failure, Failure):
             raise ERRORS.get(failure.kind, WorkerError)(failure.message)
 
     async def ready(self) -> None:
         """Wait until the actor's bots are all in (or raise what kept them out)."""
-        failure = await _result(self.actor.ready.remote())
+        failure = await result_of(self.actor.ready.remote())
         if isinstance(failure, Failure):
             raise ERRORS.get(failure.kind, WorkerError)(failure.message)
 
@@ -174,11 +174,11 @@ class RayTables:
         """Let the actor stop its bots, then end it for good."""
         ray = ray_module()
         with suppress(Exception):
-            await _result(self.actor.stop.remote(), timeout=STOP_WAIT_S)
+            await result_of(self.actor.stop.remote(), timeout=STOP_WAIT_S)
         ray.kill(self.actor, no_restart=True)
 
 
-async def _result(ref: Any, timeout: float = float("inf")) -> object:
+async def result_of(ref: Any, timeout: float = float("inf")) -> object:
     """What a Ray call returned, awaited in trio with no thread blocked on it: the call's
     future wakes this task through trio's token when it completes."""
     future = ref.future()
