@@ -1,189 +1,167 @@
 """The contest's pages under a bounded load of readers on loopback, while the real service plays
-its ladder.
+its ladder: issue 32's target (p99 under 100 ms, games/s within 10% of no readers, memory flat).
 
 Usage::
 
-    .venv/bin/python benchmarks/contest_web_bench.py [--loads 50/10,200/50] [--seconds 30]
-        [--repeats 3] [--poll-s 1.0] [--bots 3] [--serve-args "--workers 2"] [--no-etag]
+    .venv/bin/python benchmarks/contest_web_bench.py [--loads 200/50] [--seconds 30]
+        [--repeats 3] [--poll-ms 1000-2000] [--bots 3] [--serve-args "--workers 2"]
+        [--nice 10] [--no-etag] [--python-pollers]
 
-The service is the real one, as an organiser runs it: ``craits contest init``, ``add``, then
-``craits contest serve`` as a process of its own (``--serve-args``, by default ``--workers 2``:
-the ladder's tables are played in table worker processes, which record their games and send the
-web process each game's public steps for the live pages), and ``submit`` over HTTP of one-file
-bots playing the bundled random bot (the quickest real bot: sandboxed, validated, seated by the
-matchmaker, every game on the live pages). Once games are being recorded, windows of
-``--seconds`` follow in one run, without readers and with them, each load bracketed by windows
-without: ``quiet, load 1, quiet, load 2, quiet, ...``, ``--repeats`` times; a load's games per
-second is compared with the mean of the two quiet windows around it, so the service's own
-drift (a ladder warming up, the machine's other work) does not pass for the readers' cost.
+The service is the real one, as an organiser runs it (``contest_setup``: ``craits contest
+init``, ``add``, ``serve`` as a process of its own, with ``--serve-args``, by default
+``--workers 2``: the ladder's tables played in table worker processes, which record their games
+and send the web process the live steps; then ``submit`` over HTTP of one-file bots playing the
+bundled random bot, the quickest real bot: sandboxed, validated, seated by the matchmaker,
+every game on the live pages). Once games are being recorded, windows of ``--seconds`` follow
+in one run, without readers and with them, each load bracketed by windows without: ``quiet,
+load, quiet, load, quiet, ...`` (``--repeats`` loads of each kind); a load's games per second is
+compared with the mean of the two quiet windows around it, so the service's own drift and the
+machine's other work (it is shared) do not pass for the readers' cost.
 
-The readers, in this process, on one trio loop, one httpx client reusing its connections:
+The readers, each kind in processes of their own, none in this one:
 
-- a poller is a contestant keeping the leaderboard open: ``GET /`` every ``--poll-s`` seconds,
-  with the ``If-None-Match`` of the last page it got, as a browser revalidating does (a ``304``
-  when the board has not changed; ``--no-etag`` asks for the whole page every time);
-- a watcher is a spectator on "TV": ``GET /live`` (the list), then one of the games listed
-  followed over its stream (``/live/KEY/events``) to its end, then again;
-- and in every window, quiet ones too, a probe: one more poller alone in a process of its own,
-  every 0.1 s (``probe``), whose latency is the server's without the readers' own queueing.
+- **pollers**: ``wrk`` (a C load generator: the previous Python one managed 56-75 of the 200
+  requests a second asked, so it measured itself), one connection per poller, each
+  ``GET /`` after a pause drawn uniformly from ``--poll-ms`` (by default 1-2 s: a page left
+  open and refreshed, about 133 requests a second for 200 pollers), with ``If-None-Match``,
+  as a browser revalidating does, so the answer is a ``304`` while the board is unchanged.
+  wrk's Lua keeps state per thread, not per connection, so after a thread sees a new ETag its
+  next connections-per-thread requests go without ``If-None-Match`` (each reader fetching the
+  changed page once, as browsers would), then the rest with the new tag. Its latency
+  percentiles are wrk's own (from writing a request to reading its answer; the pause is not
+  counted). wrk is installed with ``apt-get install -y wrk`` if missing (given 120 s); if
+  that fails the pollers run in Python, with a note (``--python-pollers`` forces that);
+- **watchers** (one Python process, trio and httpx): each fetches ``/live``, follows the
+  newest game listed (the one that started last) over its stream (``/live/KEY/events``) to its
+  end, then again. A watcher's *lag* is the time from the game's recording in the table worker
+  (the store's ``finished``, wall clock) to the ``end`` event reaching the watcher: the relay
+  worker -> web process -> paced stream -> reader, which is how late the TV is;
+- **the probe**: one more poller alone in a process of its own, every 0.1 s, in every window,
+  quiet ones too: the server's latency without any load, and with it.
 
-Printed per load: games/s, the page latencies (median, p99, max over every poll and every
-list fetch), the watchers' streams and steps, errors, the service's RSS (the web process; the
-table workers' beside it), the web process's CPU time per page request over the quiet rate
-and its share of a core with and without readers (``/proc``'s utime+stime: what the readers
-cost the server, their own CPU excluded), and this process's CPU (the readers' cost, which
-shares the machine's cores).
+CPU: the machine has 2 cores, shared by the service, its table workers, the sandboxed bots and
+the readers. The readers (wrk and the watchers) run under ``nice -n --nice`` (10 by default):
+on a real contest they are on other machines, so they should take the service's and the bots'
+cores only when those are idle. Their CPU is measured and printed (``readers' CPU``); their
+latency includes any wait for a core a niced process has, which makes the latencies printed
+pessimistic, not optimistic. The probe is not niced (its numbers are comparable with the
+previous runs).
+
+Printed per load: games/s with readers and the quiet mean around it, their ratio; the pollers'
+requests, their 304s, median and p99 latency (wrk); the list fetches' median and p99; the
+watchers' streams, messages, steps, lag median and p99; the probe's median and p99 (and in the
+quiet window before); the web process's CPU share of a core (quiet), the readers' CPU share;
+the web process's and the table workers' RSS. At the end the RSS over the whole run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import math
 import os
 import random
 import re
+import resource
 import shlex
+import shutil
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import trio
 
-CRAITS = [sys.executable, "-m", "craits"]
-_URL = re.compile(r"serving .* at (https?://\S+)")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import contest_setup as setup  # a sibling module of the benchmarks
+
 _LIVE = re.compile(r'href="/live/([^"]+)"')
-TICKS = os.sysconf("SC_CLK_TCK")
+
+POLL_LUA = r"""
+-- Pollers: each connection GET / after a pause of lo..hi ms (its first one too), with
+-- If-None-Match (contest_web_bench.py's doc says how a changed page is fetched once per reader).
+local lo, hi = tonumber(os.getenv("POLL_LO_MS")), tonumber(os.getenv("POLL_HI_MS"))
+local etag = os.getenv("POLL_ETAG") == "1"
+local per_thread = tonumber(os.getenv("POLL_PER_THREAD"))
+local threads = {}
+
+function setup(thread)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
+  current, fresh, n200, n304, nother = nil, 0, 0, 0, 0
+end
+
+function delay()
+  return math.random(lo, hi)
+end
+
+function request()
+  if etag and current ~= nil and fresh <= 0 then
+    return wrk.format("GET", "/", {["If-None-Match"] = current})
+  end
+  fresh = fresh - 1
+  return wrk.format("GET", "/")
+end
+
+function response(status, headers, body)
+  if status == 200 then n200 = n200 + 1
+  elseif status == 304 then n304 = n304 + 1
+  else nother = nother + 1 end
+  local tag = headers["etag"] or headers["ETag"]
+  if tag ~= nil and tag ~= current then
+    current, fresh = tag, per_thread - 1
+  end
+end
+
+function done(summary, latency, requests)
+  local a, b, c = 0, 0, 0
+  for _, t in ipairs(threads) do
+    a, b, c = a + t:get("n200"), b + t:get("n304"), c + t:get("nother")
+  end
+  local e = summary.errors
+  io.write(string.format(
+    "WRK {\"requests\": %d, \"ok\": %d, \"not_modified\": %d, \"other\": %d, " ..
+    "\"errors\": %d, \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f}\n",
+    summary.requests, a, b, c, e.connect + e.read + e.write + e.timeout,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end
+"""
 
 
-def craits(*args: str | Path) -> str:
-    """One ``craits`` command to its end; its stdout."""
-    done = subprocess.run([*CRAITS, *map(str, args)], capture_output=True, text=True,
-                          check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"craits {' '.join(map(str, args))} failed:\n{done.stderr}")
-    return done.stdout
+# ---- the readers' processes -------------------------------------------------------------------
 
 
-# ---- the service: its process, memory, CPU and games ---------------------------------------
-
-
-def serve(contest: Path, more: list[str]) -> tuple[subprocess.Popen[str], str]:
-    """``craits contest serve`` on a free port; the process and its URL once it listens."""
-    process = subprocess.Popen([*CRAITS, "contest", "serve", str(contest), "--port", "0", *more],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    found: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:  # drains stderr for the whole run (a full pipe would stall it)
-        assert process.stderr is not None
-        for line in process.stderr:
-            match = _URL.search(line)
-            if match and not found:
-                found.append(match.group(1))
-                ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    if not ready.wait(60):
-        process.kill()
-        raise SystemExit("serve did not start within 60 s")
-    return process, found[0]
-
-
-def proc_stat(pid: int) -> list[str]:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
-def cpu_s(pid: int) -> float:
-    """User and system CPU seconds ``pid`` has used."""
-    fields = proc_stat(pid)
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def workers_of(pid: int) -> list[int]:
-    """The service's table worker processes (its Python children; bots are theirs)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdecimal():
-            try:
-                if int(proc_stat(int(entry.name))[1]) == pid and b"python" in (
-                        entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except (OSError, ValueError, IndexError):
-                continue
-    return found
-
-
-def games_of(contest: Path) -> int:
-    """Games recorded so far, read from the store itself."""
-    db = sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10)
-    try:
-        return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    finally:
-        db.close()
-
-
-def rejections(contest: Path) -> str:
-    """Why the bots were rejected, if they all were (the bench cannot start then)."""
-    db = sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10)
-    try:
-        rows = db.execute("SELECT state, reason FROM versions").fetchall()
-    finally:
-        db.close()
-    if rows and all(state == "rejected" for state, _ in rows):
-        return "every bot was rejected; the first: " + str(rows[0][1])
-    return ""
-
-
-# ---- the readers (this process) -------------------------------------------------------------
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else math.nan
 
 
 @dataclass
 class Tally:
-    """What the readers measured in one window."""
+    """What a readers' process measured (printed as JSON, read back by ``window``)."""
 
-    latencies: list[float] = field(default_factory=list)
-    polls: int = 0
-    not_modified: int = 0
+    list_ms: list[float] = field(default_factory=list)
+    """The live list's fetches."""
+    ends: list[tuple[int, float]] = field(default_factory=list)
+    """Each followed game's recorded id and when its ``end`` arrived (wall clock)."""
     streams: int = 0
+    messages: int = 0
     steps: int = 0
+    poll_ms: list[float] = field(default_factory=list)
+    """The Python pollers' latencies (``--python-pollers`` only)."""
+    not_modified: int = 0
     errors: int = 0
-
-
-async def poller(client: httpx.AsyncClient, tally: Tally, poll_s: float, etag: bool) -> None:
-    """A contestant keeping the leaderboard open (module doc)."""
-    await trio.sleep(random.random() * poll_s)  # spread the first requests
-    seen: str | None = None
-    while True:
-        headers = {"If-None-Match": seen} if etag and seen else {}
-        started = time.perf_counter()
-        try:
-            response = await client.get("/", headers=headers)
-            if response.status_code not in (200, 304):
-                response.raise_for_status()
-            tally.latencies.append(time.perf_counter() - started)
-            tally.polls += 1
-            tally.not_modified += response.status_code == 304
-            seen = response.headers.get("etag", seen)
-        except httpx.HTTPError:
-            tally.errors += 1
-        await trio.sleep(poll_s)
+    cpu_s: float = 0.0
 
 
 async def watcher(client: httpx.AsyncClient, tally: Tally) -> None:
@@ -198,29 +176,74 @@ async def watcher(client: httpx.AsyncClient, tally: Tally) -> None:
             tally.errors += 1
             await trio.sleep(0.5)
             continue
-        tally.latencies.append(time.perf_counter() - started)
+        tally.list_ms.append(1000 * (time.perf_counter() - started))
         keys = _LIVE.findall(listing.text)
         if not keys:
             await trio.sleep(0.2)
             continue
         try:
-            async with client.stream("GET", f"/live/{random.choice(keys)}/events") as response:
+            async with client.stream("GET", f"/live/{keys[-1]}/events") as response:
                 tally.streams += 1
+                event = ""
                 async for line in response.aiter_lines():
-                    if line.startswith("data: ["):
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: ") and event == "steps":
+                        tally.messages += 1
                         tally.steps += line.count('"i": ')
-                    elif line.startswith("event: end"):
+                    elif line.startswith("data: ") and event == "end":
+                        game = json.loads(line[6:]).get("game")
+                        if isinstance(game, int):
+                            tally.ends.append((game, time.time()))
                         break
         except httpx.HTTPError:
             tally.errors += 1
 
 
+async def poller(client: httpx.AsyncClient, tally: Tally, lo_s: float, hi_s: float,
+                 etag: bool) -> None:
+    """A poller in Python (when wrk is missing): as wrk's, one per connection."""
+    seen: str | None = None
+    while True:
+        await trio.sleep(random.uniform(lo_s, hi_s))
+        headers = {"If-None-Match": seen} if etag and seen else {}
+        started = time.perf_counter()
+        try:
+            response = await client.get("/", headers=headers)
+            if response.status_code not in (200, 304):
+                response.raise_for_status()
+            tally.poll_ms.append(1000 * (time.perf_counter() - started))
+            tally.not_modified += response.status_code == 304
+            seen = response.headers.get("etag", seen)
+        except httpx.HTTPError:
+            tally.errors += 1
+
+
+def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, hi_s: float,
+            etag: bool) -> None:
+    """The watchers' process (and the Python pollers'): runs ``seconds``, prints its
+    ``Tally`` as JSON."""
+    tally = Tally()
+
+    async def main() -> None:
+        count = watchers + pollers + 10
+        limits = httpx.Limits(max_connections=count, max_keepalive_connections=count)
+        async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
+            with trio.move_on_after(seconds):
+                async with trio.open_nursery() as nursery:
+                    for _ in range(watchers):
+                        nursery.start_soon(watcher, client, tally)
+                    for _ in range(pollers):
+                        nursery.start_soon(poller, client, tally, lo_s, hi_s, etag)
+
+    trio.run(main)
+    tally.cpu_s = time.process_time()
+    print(json.dumps(tally.__dict__), flush=True)
+
+
 def probe(url: str, seconds: float) -> None:
     """The probe's process: ``GET /`` every 0.1 s for ``seconds`` (revalidating, as a
-    poller), from a blocking client alone in its process; prints its latencies in ms.
-
-    Why: under load the readers' own trio loop queues their requests too, so their latency
-    is the server's plus theirs; the probe's is the server's (and the machine's)."""
+    poller), from a blocking client alone in its process; prints its latencies in ms."""
     latencies = []
     seen = ""
     with httpx.Client(base_url=url, timeout=60) as client:
@@ -231,12 +254,19 @@ def probe(url: str, seconds: float) -> None:
             latencies.append((time.perf_counter() - started) * 1000)
             seen = response.headers.get("etag", seen)
             time.sleep(0.1)
-    print(" ".join(f"{ms:.2f}" for ms in latencies), flush=True)
+    print(json.dumps({"ms": latencies, "cpu_s": time.process_time()}), flush=True)
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
+def find_wrk() -> str | None:
+    """``wrk``, installed with apt if missing and possible (given 120 s); None if not."""
+    if shutil.which("wrk") is None:
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            subprocess.run(["apt-get", "install", "-y", "wrk"], capture_output=True,
+                           timeout=120, check=False)
+    return shutil.which("wrk")
+
+
+# ---- one window ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,80 +277,128 @@ class Window:
     watchers: int
     seconds: float
     games: int
+    polls: dict[str, Any]
+    """wrk's figures (``POLL_LUA``'s ``done``), or the Python pollers' in the same form."""
     tally: Tally
-    server_cpu_s: float
-    client_cpu_s: float
+    lags_ms: list[float]
+    probe_ms: list[float]
+    web_cpu_s: float
+    readers_cpu_s: float
     rss_mb: float
     workers_rss_mb: float
-    probe_ms: list[float]
-    """The probe's latencies (``probe``)."""
 
     @property
     def games_per_s(self) -> float:
         return self.games / self.seconds
 
-    def latency_ms(self, q: float) -> float:
-        return 1000 * quantile(self.tally.latencies, q)
+
+def lags(contest: Path, ends: list[tuple[int, float]]) -> list[float]:
+    """The watchers' lags in ms: each ``end``'s arrival after its game's recording."""
+    if not ends:
+        return []
+    db = sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=30)
+    try:
+        marks = ", ".join("?" * len(ends))
+        finished = dict(db.execute(f"SELECT id, finished FROM games WHERE id IN ({marks})",
+                                   [game for game, _ in ends]).fetchall())
+    finally:
+        db.close()
+    return [1000 * (at - finished[game]) for game, at in ends if game in finished]
 
 
-def window(url: str, contest: Path, pid: int, pollers: int, watchers: int, seconds: float,
-           poll_s: float, etag: bool) -> Window:
+@dataclass(frozen=True, slots=True)
+class Options:
+    seconds: float
+    lo_ms: int
+    hi_ms: int
+    etag: bool
+    nice: int
+    wrk: str | None
+    tmp: Path
+
+
+def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
+           options: Options) -> Window:
     """``seconds`` of the service with ``pollers`` and ``watchers`` reading it."""
-    tally = Tally()
-    games0, server0, client0 = games_of(contest), cpu_s(pid), time.process_time()
+    url, seconds = service.url, options.seconds
+    nice = ["nice", "-n", str(options.nice)]
+    games0, web0 = setup.games(contest), setup.cpu_s(service.pid)
+    children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    prober = subprocess.Popen([sys.executable, __file__, "--probe", url, str(seconds)],
-                              stdout=subprocess.PIPE, text=True)
-
-    async def main() -> None:
-        limits = httpx.Limits(max_connections=pollers + watchers + 10,
-                              max_keepalive_connections=pollers + watchers + 10)
-        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-            with trio.move_on_after(seconds):
-                async with trio.open_nursery() as nursery:
-                    for _ in range(pollers):
-                        nursery.start_soon(poller, client, tally, poll_s, etag)
-                    for _ in range(watchers):
-                        nursery.start_soon(watcher, client, tally)
-                    await trio.sleep_forever()  # a quiet window (no readers) lasts too
-
-    trio.run(main)
+    me = [sys.executable, __file__]
+    prober = subprocess.Popen([*me, "--probe", url, str(seconds)], stdout=subprocess.PIPE,
+                              text=True)
+    python_pollers = pollers if options.wrk is None else 0
+    reader = None
+    if watchers or python_pollers:
+        reader = subprocess.Popen(
+            [*nice, *me, "--readers", url, str(watchers), str(python_pollers), str(seconds),
+             f"{options.lo_ms}-{options.hi_ms}", str(int(options.etag))],
+            stdout=subprocess.PIPE, text=True)
+    wrk = None
+    if pollers and options.wrk is not None:
+        threads = 2
+        script = options.tmp / "poll.lua"
+        script.write_text(POLL_LUA)
+        wrk = subprocess.Popen(
+            [*nice, options.wrk, "-t", str(threads), "-c", str(pollers), "-d",
+             f"{seconds:g}s", "--timeout", "10s", "-s", str(script), url + "/"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "POLL_LO_MS": str(options.lo_ms),
+                 "POLL_HI_MS": str(options.hi_ms), "POLL_ETAG": str(int(options.etag)),
+                 "POLL_PER_THREAD": str(math.ceil(pollers / threads))})
+    probed = json.loads(prober.communicate(timeout=seconds + 120)[0])
+    tally = Tally()
+    if reader is not None:
+        tally = Tally(**json.loads(reader.communicate(timeout=seconds + 120)[0]))
+    polls: dict[str, Any] = {}
+    if wrk is not None:
+        out = wrk.communicate(timeout=seconds + 120)[0]
+        found = re.search(r"^WRK (\{.*\})$", out, re.MULTILINE)
+        if found is None:
+            raise SystemExit(f"wrk said:\n{out}")
+        polls = json.loads(found.group(1))
+    elif python_pollers:
+        polls = {"requests": len(tally.poll_ms), "not_modified": tally.not_modified,
+                 "errors": tally.errors, "p50_ms": quantile(tally.poll_ms, 0.5),
+                 "p99_ms": quantile(tally.poll_ms, 0.99), "max_ms": max(tally.poll_ms or [0])}
     elapsed = time.perf_counter() - started
-    games, server, client = games_of(contest) - games0, cpu_s(pid) - server0, \
-        time.process_time() - client0
-    probed, _ = prober.communicate(timeout=120)
-    return Window(pollers, watchers, elapsed, games, tally, server, client, rss_mb(pid),
-                  sum(rss_mb(w) for w in workers_of(pid)), [float(x) for x in probed.split()])
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children_cpu = (children.ru_utime - children0.ru_utime) + (children.ru_stime
+                                                               - children0.ru_stime)
+    helpers, _ = setup.below(service.pid)
+    return Window(pollers, watchers, elapsed, setup.games(contest) - games0, polls, tally,
+                  lags(contest, tally.ends), probed["ms"], setup.cpu_s(service.pid) - web0,
+                  children_cpu - probed["cpu_s"], setup.rss_kib(service.pid) / 1024,
+                  sum(setup.rss_kib(p) for p in helpers) / 1024)
 
 
 # ---- the run ---------------------------------------------------------------------------------
 
 
-def start_contest(root: Path, bots: int, more: list[str]
-                  ) -> tuple[subprocess.Popen[str], str, Path]:
-    """A contest served with ``bots`` random bots uploaded; returns once games are recorded."""
-    contest = root / "contest"
-    craits("contest", "init", contest, "--name", "Bench cup")
-    tokens = {}
-    for i in range(bots):
-        out = craits("contest", "add", f"random-{i}", "--dir", contest, "--json")
-        found = re.search(r'"token":\s*"([^"]+)"', out)
-        assert found is not None, out
-        tokens[f"random-{i}"] = found.group(1)
-    process, url = serve(contest, more)
-    for name, token in tokens.items():
-        source = root / f"{name}.py"
-        source.write_text("from craits_bots.random import RandomBot\nfrom craits_sdk import run\n"
-                          f"\nrun(RandomBot())\n# {name}\n")
-        craits("contest", "submit", "--server", url, "--token", token, source)
-    deadline = time.monotonic() + 300
-    while games_of(contest) < 10:  # validated, seated, playing
-        rejected = rejections(contest)
-        if rejected or process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise SystemExit(f"the service recorded no games: {rejected or 'in 5 minutes'}")
-        time.sleep(1)
-    return process, url, contest
+def report(load: Window, before: Window, after: Window) -> str:
+    """One load's line: against the quiet windows around it."""
+    quiet = (before.games_per_s + after.games_per_s) / 2
+    quiet_cpu = (before.web_cpu_s / before.seconds + after.web_cpu_s / after.seconds) / 2
+    ratio = load.games_per_s / quiet if quiet else math.nan
+    p, t = load.polls, load.tally
+    return (f"{load.pollers:>4}/{load.watchers:<3} {load.games_per_s:5.2f} ({quiet:4.2f}) "
+            f"{ratio:5.0%} | {p.get('requests', 0):5d} {p.get('not_modified', 0):5d} "
+            f"{p.get('p50_ms', math.nan):6.1f} {p.get('p99_ms', math.nan):7.1f} | "
+            f"{quantile(t.list_ms, 0.5):6.1f} {quantile(t.list_ms, 0.99):7.1f} | "
+            f"{t.streams:4d} {t.messages:5d} {t.steps:6d} {quantile(load.lags_ms, 0.5):6.0f} "
+            f"{quantile(load.lags_ms, 0.99):6.0f} | {quantile(load.probe_ms, 0.5):5.1f} "
+            f"{quantile(load.probe_ms, 0.99):6.1f} ({quantile(before.probe_ms, 0.5):4.1f} "
+            f"{quantile(before.probe_ms, 0.99):5.1f}) | {p.get('errors', 0) + t.errors:3d} | "
+            f"{load.web_cpu_s / load.seconds:4.0%} ({quiet_cpu:4.0%}) "
+            f"{load.readers_cpu_s / load.seconds:4.0%} | {load.rss_mb:5.1f} "
+            f"{load.workers_rss_mb:6.1f}")
+
+
+HEADER = ("load: pollers/watchers | games/s (quiet around) ratio | polls: requests, 304s, "
+          "median, p99 ms | live list: median, p99 ms | watchers: streams, messages, steps, "
+          "lag median, p99 ms | probe median, p99 ms (quiet before) | errors | web process CPU "
+          "(quiet), readers' CPU (share of a core) | RSS MB: web, table workers")
 
 
 def parse_loads(text: str) -> list[tuple[int, int]]:
@@ -331,89 +409,81 @@ def parse_loads(text: str) -> list[tuple[int, int]]:
     return loads
 
 
-def report(load: Window, before: Window, after: Window) -> str:
-    """One load's line: against the quiet windows around it."""
-    quiet = (before.games_per_s + after.games_per_s) / 2
-    quiet_cpu = (before.server_cpu_s / before.seconds + after.server_cpu_s / after.seconds) / 2
-    requests = len(load.tally.latencies)
-    extra_ms = 1000 * (load.server_cpu_s - quiet_cpu * load.seconds) / max(requests, 1)
-    ratio = load.games_per_s / quiet if quiet else float("nan")
-    t = load.tally
-    return (f"{load.pollers:>4}/{load.watchers:<3} {load.games_per_s:5.2f} ({quiet:4.2f}) "
-            f"{ratio:5.0%}  {statistics.median(t.latencies or [0]) * 1000:6.1f} "
-            f"{load.latency_ms(0.99):7.1f} {load.latency_ms(1.0):7.1f} "
-            f"[{quantile(load.probe_ms, 0.5):5.1f} {quantile(load.probe_ms, 0.99):6.1f} "
-            f"({quantile(before.probe_ms, 0.5):4.1f} {quantile(before.probe_ms, 0.99):5.1f})]"
-            f" {requests:6d} "
-            f"{t.not_modified:6d} {t.streams:5d} {t.steps:7d} {t.errors:4d}  "
-            f"{extra_ms:5.2f} {load.server_cpu_s / load.seconds:5.0%} ({quiet_cpu:4.0%}) "
-            f"{load.client_cpu_s / load.seconds:5.0%}  "
-            f"{load.rss_mb:5.1f} {load.workers_rss_mb:6.1f}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--loads", default="50/10,200/50",
+    parser.add_argument("--loads", default="200/50",
                         help="comma-separated POLLERS/WATCHERS, one load window each")
     parser.add_argument("--seconds", type=float, default=30.0, help="each window's length")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--poll-s", type=float, default=1.0, help="a poller's interval")
+    parser.add_argument("--poll-ms", default="1000-2000",
+                        help="a poller's pause before each request, LO-HI ms (uniform)")
     parser.add_argument("--bots", type=int, default=3, help="contestants (random bots)")
     parser.add_argument("--serve-args", default="--workers 2",
                         help="more arguments for craits contest serve")
+    parser.add_argument("--nice", type=int, default=10, help="the readers' niceness")
     parser.add_argument("--no-etag", action="store_true",
                         help="pollers fetch the whole page every time (no If-None-Match)")
+    parser.add_argument("--python-pollers", action="store_true",
+                        help="pollers in Python, not wrk")
     parser.add_argument("--probe", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--readers", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.probe:
         probe(args.probe[0], float(args.probe[1]))
         return
-    loads = parse_loads(args.loads)
-    etag = not args.no_etag
-    print(f"pollers: GET / every {args.poll_s:g} s"
-          f"{' with If-None-Match of the last page' if etag else ', whole page each time'}; "
-          "watchers: GET /live, then one listed game's /live/KEY/events to its end, again; "
-          f"one trio loop, httpx, connections reused; windows of {args.seconds:g} s; "
-          f"serve {args.serve_args or '(defaults)'}; {args.bots} random bots", flush=True)
+    if args.readers:
+        url, watchers, pollers, seconds, span, etag = args.readers
+        lo, _, hi = span.partition("-")
+        readers(url, int(watchers), int(pollers), float(seconds), int(lo) / 1000,
+                int(hi) / 1000, etag == "1")
+        return
+    lo_ms, _, hi_ms = args.poll_ms.partition("-")
+    wrk = None if args.python_pollers else find_wrk()
+    if wrk is None and not args.python_pollers:
+        print("note: wrk is missing and apt-get could not install it (apt-get install -y "
+              "wrk as root): the pollers run in Python, which cannot keep up with 200",
+              flush=True)
+    print(f"pollers: {'wrk' if wrk else 'Python'}, GET / after {lo_ms}-{hi_ms} ms each"
+          f"{', If-None-Match' if not args.no_etag else ', whole page each time'}; watchers: "
+          f"the newest live game's stream to its end, again; readers under nice -n "
+          f"{args.nice}; windows of {args.seconds:g} s; serve {args.serve_args}; "
+          f"{args.bots} random bots", flush=True)
     with tempfile.TemporaryDirectory(prefix="contest-web-bench-") as tmp:
-        process, url, contest = start_contest(Path(tmp), args.bots, shlex.split(args.serve_args))
+        root = Path(tmp)
+        contest = root / "contest"
+        setup.init(contest, "Bench cup")
+        entrants = setup.enter(contest, ["random"] * args.bots, root)
+        service = setup.Service(contest, shlex.split(args.serve_args))
         try:
-            print(f"serving at {url}; games recorded before the first window: "
-                  f"{games_of(contest)}", flush=True)
-
-            def quiet() -> Window:
-                return window(url, contest, process.pid, 0, 0, args.seconds, args.poll_s, etag)
-
+            for entrant in entrants:
+                setup.submit(service.url, entrant)
+            setup.wait_for_games(contest, 10, service)
+            print(f"serving at {service.url}; games recorded before the first window: "
+                  f"{setup.games(contest)}", flush=True)
+            options = Options(args.seconds, int(lo_ms), int(hi_ms or lo_ms), not args.no_etag,
+                              args.nice, wrk, root)
             lines: list[str] = []
             quiet_rates = []
-            rss = [rss_mb(process.pid)]
-            last = quiet()
+            rss = [setup.rss_kib(service.pid) / 1024]
+            last = window(service, contest, 0, 0, options)
             quiet_rates.append(last.games_per_s)
+            print(HEADER, flush=True)
             for _ in range(args.repeats):
-                for pollers, watchers in loads:
-                    load = window(url, contest, process.pid, pollers, watchers, args.seconds,
-                                  args.poll_s, etag)
-                    after = quiet()
+                for pollers, watchers in parse_loads(args.loads):
+                    load = window(service, contest, pollers, watchers, options)
+                    after = window(service, contest, 0, 0, options)
                     quiet_rates.append(after.games_per_s)
-                    rss.append(load.rss_mb)
+                    rss += [load.rss_mb, after.rss_mb]
                     lines.append(report(load, last, after))
                     print(lines[-1], flush=True)
                     last = after
-            rss.append(rss_mb(process.pid))
         finally:
-            process.terminate()
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-    print("\nload: pollers/watchers; games/s (quiet around it) ratio; page latency ms median "
-          "p99 max [the probe's median p99 (in the quiet window before)]; page requests, of "
-          "them 304; streams, steps, errors; web process CPU ms per request over quiet, its "
-          "CPU share of a core (quiet); readers' CPU share; web RSS MB, workers' RSS MB")
+            service.stop()
+    print(f"\n{HEADER}")
     for line in lines:
         print(line)
-    print(f"quiet windows' games/s: {', '.join(f'{r:.2f}' for r in quiet_rates)}")
+    print(f"quiet windows' games/s: {', '.join(f'{r:.2f}' for r in quiet_rates)}; "
+          f"median {statistics.median(quiet_rates):.2f}")
     print(f"web process RSS over the run (MB): {', '.join(f'{r:.1f}' for r in rss)}")
 
 
