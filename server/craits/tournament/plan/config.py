@@ -183,6 +183,15 @@ class TournamentConfig:
         command bot under ``trust = "adversarial"``."""
         return self.trust == "adversarial" and self.bot(name).kind == BotKind.COMMAND
 
+    def reads_published(self, name: str) -> bool:
+        """Whether bot ``name``'s program could read what is published while it plays (the
+        pages of ``craits tournament run --web``): a remote bot (someone else's machine) or a
+        command bot run unsandboxed (``trust = "trusted"``: the network is its own). A
+        sandboxed command bot has no network; bundled bots are our own code, which only
+        plays; an in-process bot is the organiser's own and could read the store itself."""
+        kind = self.bot(name).kind
+        return kind == BotKind.REMOTE or (kind == BotKind.COMMAND and not self.isolated(name))
+
     def independent(self, meeting: Sequence[str]) -> bool:
         """Whether the meeting's games each get their own deal: asked for, or forced because
         an adversarial remote bot sits in it (it would remember one seating in the next)."""

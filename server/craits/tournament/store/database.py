@@ -396,9 +396,12 @@ class Store:
         return [LogEntry(r["kind"], r["seat"], json.loads(r["data"]), r["elapsed_ms"])
                 for r in rows]
 
-    def deals_in_play(self, tournament_id: str) -> dict[int, tuple[int, ...]]:
-        """Recorded games whose deal some game still to be played (pending or running) will
-        get too, each with those games' indices.
+    def deals_in_play(self, tournament_id: str, live: bool = False
+                      ) -> dict[int, tuple[int, ...]]:
+        """Recorded games whose deal some other game still to be played (pending or running)
+        will get too, each with those games' indices; with ``live``, every game whose deal that
+        is, recorded or not (a game being played, too: its public moves are the deal's cards as
+        they are played, ``craits.contest.web.tournament.LiveRule``).
 
         The seatings of a duplicate deal set share one seed, and the engine is public, so a
         recorded game's seed or cards published before its siblings are played hand their
@@ -415,8 +418,13 @@ class Store:
         for r in rows:
             if r["status"] in ("pending", "running"):
                 to_play.setdefault(r["seed"], []).append(r["game_index"])
-        return {r["game_index"]: tuple(to_play[r["seed"]]) for r in rows
-                if r["status"] == "done" and r["seed"] in to_play}
+        held: dict[int, tuple[int, ...]] = {}
+        for r in rows:
+            if (live or r["status"] == "done") and r["seed"] in to_play:
+                others = tuple(g for g in to_play[r["seed"]] if g != r["game_index"])
+                if others:
+                    held[r["game_index"]] = others
+        return held
 
     def export_rows(self, tournament_id: str) -> list[dict[str, Any]]:
         """One dict per seat of every recorded game, keyed by ``CSV_FIELDS``, in game order.
