@@ -448,10 +448,24 @@ def run(async_fn: Callable[..., Awaitable[T]], *args: Any) -> T:
             result = loop.run_until_complete(done)
     finally:
         try:
+            _cancel_left_tasks(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
     return result.unwrap()
+
+
+def _cancel_left_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel the asyncio tasks left on the host loop once the trio run is over, and let them
+    end, as ``asyncio.run`` does: sse-starlette starts one per loop (its shutdown watcher, put
+    on the running asyncio loop, which under a guest run is this one) that polls for ever, so
+    every command that had served a Server-Sent Events stream (``--web`` pages) printed "Task
+    was destroyed but it is pending!" when the loop was closed."""
+    left = asyncio.all_tasks(loop)
+    for task in left:
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
 
 
 @contextlib.contextmanager
