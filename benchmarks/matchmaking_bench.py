@@ -19,9 +19,10 @@ Scenarios: ``spaced``, versions 40 Elo apart (600 from first to last); ``field``
 drawn afresh each run from a normal law of 150 Elo spread, as a real field is (a crowded
 middle, a few far ahead or behind). Medians over ``--runs`` runs, and each policy's median as a
 ratio of random's (the target: at most 2/3 for tau, 1/2 for the top 3). The cost: CPU per
-decision of each policy, and the CPU of refitting the published board (``clustered_ratings``,
-the fit with its intervals) for fields of several sizes. Runs are seeded: the same command
-prints the same games.
+decision of each policy, the matchmaker's CPU per decision for fields of several sizes (what
+the service pays per claimed table), and the CPU of refitting the published board
+(``clustered_ratings``, the fit with its intervals) for the same sizes. Runs are seeded: the
+same command prints the same games.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +196,37 @@ def median_or_none(values: Sequence[int | None]) -> float | None:
     return None if m == big else m
 
 
+def _tau_games(outcome: Outcome) -> int | None:
+    return outcome.tau_games
+
+
+def _top_games(outcome: Outcome) -> int | None:
+    return outcome.top_games
+
+
+def ratio_of(mine: Sequence[int | None], theirs: Sequence[int | None]) -> float | None:
+    """One policy's median games over random's (None when either median is unreached)."""
+    m, r = median_or_none(mine), median_or_none(theirs)
+    return m / r if m and r else None
+
+
+def bootstrap(mine: Sequence[int | None], theirs: Sequence[int | None], seed: int,
+              resamples: int = 2000) -> list[float | None]:
+    """The 5th and 95th percentiles of the ratio of medians over ``resamples`` resamplings of
+    the runs (with replacement, the same runs for both policies, since run ``i`` of each
+    plays the same truth): how far the ratio moves with the luck of which runs were drawn."""
+    rng = random.Random(f"{seed}:bootstrap")
+    n = len(mine)
+    ratios = []
+    for _ in range(resamples):
+        pick = [rng.randrange(n) for _ in range(n)]
+        ratio = ratio_of([mine[i] for i in pick], [theirs[i] for i in pick])
+        ratios.append(float("inf") if ratio is None else ratio)
+    ratios.sort()
+    low, high = ratios[resamples // 20], ratios[resamples - 1 - resamples // 20]
+    return [None if x == float("inf") else x for x in (low, high)]
+
+
 def refit_cost(sizes: Sequence[int], deal_sets_per_version: int, table: int,
                seed: int) -> list[dict[str, float]]:
     """CPU seconds of one refit of the published board with its intervals, per field size."""
@@ -213,6 +246,37 @@ def refit_cost(sizes: Sequence[int], deal_sets_per_version: int, table: int,
     return rows
 
 
+def decision_cost(sizes: Sequence[int], deal_sets_per_version: int, table: int, seed: int,
+                  timed: int = 200) -> list[dict[str, float]]:
+    """CPU per decision of the matchmaker (what the service pays per claimed table) for
+    fields of several sizes: ``deal_sets_per_version`` deal sets' seats per version played
+    first (so that the field is past its new versions), then ``timed`` decisions timed, each
+    given the games of the one before as the ladder gives them."""
+    rows = []
+    for n in sizes:
+        rng = random.Random(f"{seed}:cost:{n}")
+        truth = {f"v{i:03d}": 40.0 * i for i in range(n)}
+        policy = matchmaker_policy(table, seed)
+        ids = sorted(truth)
+        played = dict.fromkeys(ids, 0)
+        games: list[ScoredGame] = []
+        warm = n * deal_sets_per_version // table
+        cpu = 0.0
+        for d in range(warm + timed):
+            now = d * 3600.0 / TABLES_PER_HOUR
+            versions = [Version(v, 0.0, played[v]) for v in ids]
+            start = time.process_time()
+            chosen = policy(versions, games, now)
+            if d >= warm:
+                cpu += time.process_time() - start
+            games.extend(play_deal_set(chosen, truth, rng, d, len(games)))
+            for v in chosen:
+                played[v] += table
+        rows.append({"versions": n, "games_before": warm * table,
+                     "us_per_decision": 1e6 * cpu / timed})
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="runs per scenario (default 30)")
@@ -226,6 +290,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "some deal set to the last (default 4000)")
     parser.add_argument("--refit-sizes", default="16,50,100")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing the runs (default 1; the figures do not change)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     args = parser.parse_args(argv)
@@ -235,13 +301,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                               "table_size": args.table_size, "luck": args.luck,
                               "scenarios": {}}
     for scenario in args.scenarios.split(","):
+        jobs = [(name, truth_of(scenario, args.versions, run, args.seed), args.table_size,
+                 args.seed * 1000 + run, args.horizon, args.luck)
+                for run in range(args.runs) for name in POLICIES]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(run_policy, *zip(*jobs, strict=True)))
         per: dict[str, list[Outcome]] = {p: [] for p in POLICIES}
-        for run in range(args.runs):
-            truth = truth_of(scenario, args.versions, run, args.seed)
-            for name in POLICIES:
-                per[name].append(run_policy(name, truth, args.table_size,
-                                            args.seed * 1000 + run, args.horizon, args.luck))
-        rows = {}
+        for job, outcome in zip(jobs, outcomes, strict=True):
+            per[job[0]].append(outcome)  # in run order: the runs are paired across policies
+        rows: dict[str, dict[str, Any]] = {}
         for name, outs in per.items():
             rows[name] = {
                 "tau_games": median_or_none([o.tau_games for o in outs]),
@@ -252,11 +320,19 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "most_hourly_share": max(o.most_share for o in outs),
             }
         base = rows["random"]
-        for row in rows.values():
-            for key in ("tau_games", "top3_games"):
+        for name, row in rows.items():
+            for key, games_of in (("tau_games", _tau_games), ("top3_games", _top_games)):
                 b, v = base[key], row[key]
-                row[key.replace("games", "ratio")] = (v / b) if b and v else None
+                ratio = key.replace("games", "ratio")
+                row[ratio] = (v / b) if b and v else None
+                mine, theirs = ([games_of(o) for o in per[p]] for p in (name, "random"))
+                half = args.runs // 2
+                row[ratio + "_halves"] = [ratio_of(mine[:half], theirs[:half]),
+                                          ratio_of(mine[half:], theirs[half:])]
+                row[ratio + "_90"] = bootstrap(mine, theirs, args.seed)
         report["scenarios"][scenario] = rows
+    report["decision"] = decision_cost([int(s) for s in args.refit_sizes.split(",")], 10,
+                                       args.table_size, args.seed)
     report["refit"] = refit_cost([int(s) for s in args.refit_sizes.split(",")], 40,
                                  args.table_size, args.seed)
     if args.json:
@@ -273,10 +349,26 @@ def main(argv: Sequence[str] | None = None) -> None:
                   f"{_fmt(row['top3_games']):>7} {_fmt(row['top3_ratio'], 2):>6} "
                   f"{row['unreached']:>9} {row['cpu_per_decision_us']:>11.0f} "
                   f"{row['most_hourly_share']:>10.2f}")
+        print("  the ratios' spread: over the two halves of the runs, and the 5th-95th "
+              "percentiles of 2,000 resamplings of the runs")
+        for name, row in rows.items():
+            if name != "random":
+                print(f"  {name:12} tau {_spread(row, 'tau_ratio')}; "
+                      f"top 3 {_spread(row, 'top3_ratio')}")
+    print("\nthe matchmaker's decision (one claimed table), past the new versions:")
+    for r in report["decision"]:
+        print(f"  {r['versions']:>4} versions, after {r['games_before']:>5} games: "
+              f"{r['us_per_decision']:.0f} us CPU")
     print("\nrefit of the published board (Bradley-Terry with sandwich intervals):")
     for r in report["refit"]:
         print(f"  {r['versions']:>4} versions, {r['deal_sets']:>5} deal sets, "
               f"{r['games']:>6} games: {r['seconds']:.2f} s CPU")
+
+
+def _spread(row: dict[str, Any], ratio: str) -> str:
+    halves = "/".join(_fmt(x, 2) for x in row[ratio + "_halves"])
+    low, high = (_fmt(x, 2) for x in row[ratio + "_90"])
+    return f"halves {halves}, 90% {low}-{high}"
 
 
 def _fmt(value: float | None, digits: int = 0) -> str:
