@@ -3,14 +3,22 @@
 The referee issues one token per named bot (or takes the one given as NAME=TOKEN, so an organiser
 can hand tokens out in advance), waits for every bot to connect, then plays the games, rotating
 seats between games.
+
+With ``--web [HOST:]PORT`` the run's pages (``craits.contest.web.serve``: the results so far,
+the live games, each finished game's viewer) are served beside the referee in its own trio run,
+by the tournament's ``serving`` (``tournament_web``): bound, and their address printed on
+stderr, before any bot is waited for, so a busy port stops the command before anything is
+played; they stop with the games, unless ``--web-linger`` keeps them up until Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import Any
 
+from craits.contest.web.serve import ServedGames, serve_app
 from craits.dealkey import run_key
 from craits.engine import Rules
 from craits.engine.state import MAX_PLAYERS, MIN_PLAYERS
@@ -35,6 +43,7 @@ from .match_series import summary_lines
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 from .tls import add_tls_options, tls_from_args
+from .tournament_web import WebListenError, WebRun, check_web_options, say, serving, web_address
 
 _LISTEN_ADVICE = {
     "--port": "try --port 0",
@@ -56,7 +65,10 @@ def register(subparsers: Any) -> None:
         epilog="Each game's result is printed as soon as it ends, so Ctrl-C loses only the game "
         "being played. With --json, one object is printed at the end, "
         '{"games": [...], "interrupted": false}; after Ctrl-C it holds the games finished so '
-        'far and "interrupted": true (exit status 130).',
+        'far and "interrupted": true (exit status 130). With --web, the pages show the '
+        "results so far, the games being played (public moves only: no hand, no stock, no "
+        "card drawn) and each finished game with every hand (each game is dealt its own "
+        "cards; with --seed, once every game has been played).",
     )
     parser.add_argument("--host", default=bridge.DEFAULT_HOST,
                         help=f"address to listen on ({bridge.DEFAULT_HOST})")
@@ -74,6 +86,14 @@ def register(subparsers: Any) -> None:
     add_rules_options(parser)
     add_time_options(parser)
     parser.add_argument("--json", action="store_true", help="print results as one JSON object")
+    parser.add_argument("--web", type=web_address, metavar="[HOST:]PORT",
+                        help="serve the run's pages while it plays: the results updating as "
+                        "games finish, the games being played (public moves only), each "
+                        "finished game's viewer; PORT 0 picks a free one, the URL is printed "
+                        "on stderr at start; the host defaults to 127.0.0.1")
+    parser.add_argument("--web-linger", action="store_true",
+                        help="with --web: keep serving the pages after the last game, until "
+                        "Ctrl-C")
     parser.set_defaults(func=run)
 
 
@@ -107,21 +127,25 @@ def _parse_bots(specs: list[str]) -> list[tuple[str, str | None]]:
 def run(args: argparse.Namespace) -> int:
     """Validate, then serve until the games are played."""
     bots = _parse_bots(args.bots)
+    check_web_options(args)
     rules = rules_from_args(args)
     time_control, policy = time_from_args(args)
     args.tls = tls_from_args(args)
     finished: list[PlayedGame] = []
     try:
-        connected = bridge.run(_serve, args, bots, rules, time_control, policy, finished)
+        bridge.run(_serve, args, bots, rules, time_control, policy, finished)
     except bridge.ListenError as exc:
         raise UsageError(f"{exc} ({_LISTEN_ADVICE[exc.option]})") from None
+    except WebListenError as exc:
+        raise UsageError(f"{exc}; choose another --web PORT (or 0): no game was played") \
+            from None
+    except _NotConnected:
+        print("craits: not every bot connected in time; no game played", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         if args.json:  # the games already played are not lost with the one being played
             print_json(_games_json(finished, interrupted=True))
         raise
-    if not connected:
-        print("craits: not every bot connected in time; no game played", file=sys.stderr)
-        return 1
     if args.json:
         print_json(_games_json(finished, interrupted=False))
     elif len(finished) > 1:  # each game came with its table: now the total of all
@@ -134,28 +158,45 @@ def _games_json(results: list[PlayedGame], interrupted: bool) -> dict[str, Any]:
     return {"games": [result_to_dict(r) for r in results], "interrupted": interrupted}
 
 
+class _NotConnected(Exception):
+    """A bot did not connect in time: no game is played (and lingering pages would show
+    none)."""
+
+
 async def _serve(
     args: argparse.Namespace, bots: list[tuple[str, str | None]], rules: Rules,
     time_control: TimeControl, policy: FailurePolicy, finished: list[PlayedGame],
-) -> bool:
+) -> None:
     """Wait for every bot, then play the games into ``finished`` (the caller's, so that a
-    Ctrl-C keeps them); False if a bot did not connect in time."""
+    Ctrl-C keeps them), the pages beside them with ``--web``; ``_NotConnected`` if a bot did
+    not connect in time."""
     key = run_key(args.seed)
+    pages = None if args.web is None else ServedGames(
+        tuple(name for name, _ in bots), args.games, args.seed is not None, finished)
     async with open_referee(args.host, args.port, tls=args.tls) as referee:
         entries = [referee.hub.issue_token(name, token) for name, token in bots]
         _announce(referee, entries)
-        for entry in entries:
-            if not await referee.hub.wait_connected(entry, args.connect_timeout):
-                return False
-            print(f"connected: {entry.name}", file=sys.stderr)
-        for g in range(args.games):
-            order = entries[g % len(entries):] + entries[: g % len(entries)]
-            seed = key.seed("serve", g) if args.seed is None else args.seed + g
-            spec = GameSpec(key.game_id("serve", g), rules, seed, time_control, policy)
-            finished.append(await play_game(spec, [referee.hub.seat_for(e) for e in order]))
-            if not args.json:
-                _print_result(finished[-1], first=g == 0)
-        return True
+        async with (contextlib.nullcontext() if pages is None else serving(
+                WebRun(args.web, args.web_linger, ""), serve_app(pages), say, "the last game")):
+            for entry in entries:
+                if not await referee.hub.wait_connected(entry, args.connect_timeout):
+                    raise _NotConnected
+                print(f"connected: {entry.name}", file=sys.stderr)
+            if pages is not None:
+                pages.playing()
+            for g in range(args.games):
+                order = entries[g % len(entries):] + entries[: g % len(entries)]
+                seed = key.seed("serve", g) if args.seed is None else args.seed + g
+                spec = GameSpec(key.game_id("serve", g), rules, seed, time_control, policy)
+                watch = None if pages is None else pages.watch(g, [e.name for e in order])
+                finished.append(await play_game(
+                    spec, [referee.hub.seat_for(e) for e in order], watch=watch))
+                if pages is not None:
+                    pages.ended(g)
+                if not args.json:
+                    _print_result(finished[-1], first=g == 0)
+            if pages is not None:
+                pages.finished()
 
 
 def _print_result(result: PlayedGame, first: bool) -> None:
