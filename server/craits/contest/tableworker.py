@@ -40,10 +40,9 @@ import trio
 from craits.dealkey import DealKey
 from craits.engine import Game
 from craits.exception_groups import sole_exception
-from craits.referee import bridge
 from craits.tournament.plan.schedule import Job
 from craits.tournament.run.botpool import BotPoolError
-from craits.tournament.run.worker_process import receive
+from craits.tournament.run.worker_process import receive, run_worker
 from craits.tournament.store.game_records import FinishedGame
 
 from .dealsets import Entrant, Setting, play_deal_set
@@ -209,17 +208,9 @@ async def _play_watched(conn: Connection, order: TableOrder, setting: Setting,
 
 
 def main(argv: list[str]) -> int:
-    """Entry point: ``FD`` is this end of the socket pair to the service."""
-    conn = Connection(int(argv[0]))
-    try:
-        setup: WorkerSetup = conn.recv()
-    except EOFError:
-        return 0
-    try:
-        bridge.run(serve, conn, setup)  # the referee's gRPC: trio hosted by asyncio
-    except KeyboardInterrupt:  # the service was interrupted too; it says what to do
-        return 130
-    return 0
+    """Entry point: ``FD`` is this end of the socket pair to the service (``run_worker``: the
+    referee's gRPC always, every table's bots are processes)."""
+    return run_worker(argv, serve)
 
 
 if __name__ == "__main__":  # run from the module's importable copy: the service pickles

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import trio
 
@@ -185,21 +185,35 @@ def needs_referee(config: dict[str, Any]) -> bool:
     return any("python" not in bot for bot in config["bots"])
 
 
-def main(argv: list[str]) -> int:
-    """Entry point: ``FD`` is this end of the socket pair to the run process."""
+S = TypeVar("S")
+
+
+def run_worker(argv: Sequence[str], serve: Callable[[Connection, S], Awaitable[None]],
+               hosted: Callable[[S], bool] = lambda setup: True) -> int:
+    """A worker process's entry point, whatever it plays (this module's tournament workers,
+    the contest's table workers): ``ARGV[0]`` is this end of the socket pair to the process
+    that started it, which sends the set-up first; then ``serve(conn, setup)`` runs until that
+    process lets it go, hosted by the referee's gRPC bridge (trio as asyncio's guest) when
+    ``hosted(setup)``, else on trio alone. 0 when it ends, or when the parent let it go before
+    the set-up; 130 on Ctrl-C (the parent was interrupted too; it says what to do)."""
     conn = Connection(int(argv[0]))
     try:
-        setup: WorkerSetup = conn.recv()
+        setup: S = conn.recv()
     except EOFError:
         return 0
     try:
-        if needs_referee(setup.config):
+        if hosted(setup):
             bridge.run(serve, conn, setup)
         else:
             trio.run(serve, conn, setup)
-    except KeyboardInterrupt:  # the run process was interrupted too; it says what to do
+    except KeyboardInterrupt:
         return 130
     return 0
+
+
+def main(argv: list[str]) -> int:
+    """Entry point: ``FD`` is this end of the socket pair to the run process."""
+    return run_worker(argv, serve, lambda setup: needs_referee(setup.config))
 
 
 if __name__ == "__main__":
