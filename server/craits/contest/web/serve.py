@@ -35,6 +35,7 @@ back until every game has been played, its result shown meanwhile as any other's
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
@@ -189,7 +190,8 @@ def game_viewer(games: ServedGames, index: int) -> Html:
     result = ScoredGame(index, 0, index, 0, played.names, played.totals, played.places,
                         played.strikes, played.forfeited)
     record = finished_game(RUN_ID, job, played, 0.0)
-    stored = from_record(RUN_ID, NAME, job, result, encode(record.play), record.outcome)
+    outcome = json.loads(json.dumps(record.outcome))  # as a store reads it back: lists
+    stored = from_record(RUN_ID, NAME, job, result, encode(record.play), outcome)
     # no store, so no organiser's directory to make paths relative to: every absolute path
     # a fault quotes keeps its last part only, as in a published report
     return viewer_page(public_game(stored, ()), game_frames(stored), {"index": "/"})
