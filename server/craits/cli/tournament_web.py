@@ -25,7 +25,7 @@ from starlette.applications import Starlette
 
 from craits.contest.live import LiveGames
 from craits.contest.service import Listen, hypercorn_config
-from craits.contest.web.tournament import LiveWatch, tournament_app
+from craits.contest.web.tournament import LiveRule, LiveWatch, tournament_app
 from craits.exception_groups import sole_exception
 from craits.tournament.run.runner import (
     ProgressHook,
@@ -100,12 +100,14 @@ def _live_note(args: argparse.Namespace) -> str:
 
 
 async def run_with_web(web: WebRun, store: Store, tid: str, options: RunOptions,
-                       hook: ProgressHook, announce: Callable[[str], None]) -> None:
+                       hook: ProgressHook, announce: Callable[[str], None],
+                       rule: LiveRule | None = None) -> None:
     """Serve the pages, play the tournament, then stop serving (or, lingering, serve on until
-    Ctrl-C)."""
+    Ctrl-C). ``rule``: which live games are held back (None: the tournament's own; the command
+    never gives another, a test's control run does)."""
     live = LiveGames()
     watch = LiveWatch(live)
-    app = tournament_app(store, tid, live, web.live_note, watch)
+    app = tournament_app(store, tid, live, web.live_note, watch, rule)
     async with serving(web, app, announce, "the tournament"):
         await run_tournament(store, tid, replace(options, watch=watch), hook)
 

@@ -22,10 +22,27 @@ results, not again here: a recorded game whose deal is still to be played at ano
 no link until that seating has been played (its points and places, like the standings', are
 shown at once); a game being played shows only what ``LiveGames`` keeps, its redacted public
 events; the tournament's own seed is never shown; fault texts lose the organiser's paths
-(``report.published``). A seating's public moves are shown while it is played even if another
-seating of its deal is still to come, as the contest's live games are: in an adversarial
-tournament the bots that will play that seating run sandboxed with no network, and remote bots
-are dealt deals of their own (``docs/security.md``), so what a spectator sees reaches no bot.
+(``report.published``).
+
+**Live games and fair play** (``LiveRule``). A seating's public moves are the deal's cards as
+they are played, and every seating of a deal is played by the bots of one meeting: a bot that
+reads them before it plays another seating of that deal knows cards it should not. So a game
+whose deal is still to be played at another seating (``Store.deals_in_play(live=True)``: the
+report's rule, asked of games being played too) is held while one of its bots could read these
+pages (``TournamentConfig.reads_published``): a remote bot, or a command bot run unsandboxed
+(``trust = "trusted"``). A held game is listed with no link and no count of its moves, its page
+(``/live/KEY``) says it is held and shows no move, its stream is refused (403); once no seating
+of its deal is left to play, its moves are shown as any game's (and, once it is over, the whole
+game on ``/games/N``). The rule is asked of the store (in a thread) at each request, after the
+live game was taken, and a job only moves on, so a game read as shown stays safe to show. In an
+adversarial run nothing is held: its command bots are sandboxed with no network, its remote bots
+are dealt independent deals (no other seating shares them), bundled bots are our own code and
+in-process bots the organiser's (which could read the store itself), so what a spectator sees
+reaches no bot that will play the deal again (``docs/security.md``), as the contest's live
+games. A trusted run's command and remote bots could carry what they saw at one seating into
+the next by themselves (memory, files): the rule keeps these pages from being one more way, which
+a program that keeps nothing between games would otherwise still have. ``OPEN_LIVE`` (nothing
+held) is for a test's control run, never an option of the command.
 
 The contest's templates ``live.html``, ``live_list.html`` and ``error.html`` are used as they
 are: this module's ``tournament_templates/`` comes first in the template loader, so their
@@ -39,7 +56,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -64,6 +81,7 @@ from craits.report.published import public_game, store_roots
 from craits.report.site import game_line
 from craits.report.stored import ReportError, StoredGame, load_game
 from craits.report.viewer_page import viewer_page
+from craits.tournament.plan.config import TournamentConfig
 from craits.tournament.plan.schedule import Job
 from craits.tournament.store.database import Store, TournamentInfo
 
@@ -184,6 +202,39 @@ class LiveWatch:
 
 
 @dataclass(frozen=True, slots=True)
+class LiveRule:
+    """Which live games' moves may be shown now (module doc, "Live games and fair play"): not
+    those with a bot of ``readers`` at a seat while their deal is still to be played at another
+    seating (``Store.deals_in_play``, the report's rule, asked of games being played too). The
+    seatings of a deal are played by the bots of one meeting, so these are the bots that would
+    play it again."""
+
+    readers: frozenset[str]
+    """The bots whose programs could read these pages (``TournamentConfig.reads_published``):
+    none in an adversarial run."""
+
+    @classmethod
+    def of(cls, config: TournamentConfig) -> LiveRule:
+        """The tournament's own rule."""
+        return cls(frozenset(n for n in config.bot_names if config.reads_published(n)))
+
+    def held(self, store: Store, tid: str, games: Mapping[str, Sequence[str]]) -> set[str]:
+        """The keys of ``games`` (key: the seats' bots; being played or lately ended, taken
+        from ``LiveGames`` before this is asked, as a job only moves on) whose moves must not
+        be shown. Reads the store when a reader sits at one of them: call it in a thread."""
+        asked = [key for key, seats in games.items() if self.readers.intersection(seats)]
+        if not asked:
+            return set()
+        in_play = store.deals_in_play(tid, live=True)
+        return {key for key in asked if int(key) in in_play}
+
+
+OPEN_LIVE: Final = LiveRule(frozenset())
+"""Every live game shown move by move, as an adversarial run's are: a test's control run gives
+it to a trusted one (never an option of the command)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """One reading of the tournament for its front page: what changes as games finish."""
 
@@ -266,17 +317,22 @@ class TournamentSite:
     """Makes the live games' steps when they are looked at (None: ``live`` is fed whole)."""
     live_note: str
     """Said on the live pages: which games they show (only those played in this process)."""
+    rule: LiveRule
+    """Which live games' moves are held back."""
 
 
 def tournament_app(store: Store, tournament_id: str, live: LiveGames,
-                   live_note: str = "", watch: LiveWatch | None = None) -> Starlette:
+                   live_note: str = "", watch: LiveWatch | None = None,
+                   rule: LiveRule | None = None) -> Starlette:
     """The pages of tournament ``tournament_id`` in ``store`` (read from any thread: the
     runner records in it meanwhile), errors answered as pages. ``live_note``: a sentence on
     the live pages, e.g. that games played by worker processes are not shown live; ``watch``:
-    the ``LiveWatch`` feeding ``live``, told when a live game is looked at."""
+    the ``LiveWatch`` feeding ``live``, told when a live game is looked at; ``rule``: which
+    live games are held back (None: the tournament's own, ``LiveRule.of``)."""
     feed = Feed(StandingsReader(store, tournament_id), STANDINGS_INTERVAL_S)
     site = TournamentSite(store, tournament_id, store.tournament(tournament_id).name, feed,
-                          live, watch, live_note)
+                          live, watch, live_note,
+                          rule if rule is not None else LiveRule.of(store.config(tournament_id)))
     routes = [
         Route("/", _standings, methods=["GET"]),
         Route("/standings/events", _standings_events, methods=["GET"]),
@@ -373,34 +429,50 @@ async def _game(request: Request) -> Response:
     return _render(request, "held.html", index=wanted, rows=rows)
 
 
-def _live_game(request: Request) -> LiveGame:
-    """The game the path names, being played (followed from now on) or lately ended; 404
-    otherwise."""
+async def _held(site: TournamentSite, games: Mapping[str, Sequence[str]]) -> set[str]:
+    """``site.rule.held``, read in a thread (the run records games meanwhile)."""
+    return await trio.to_thread.run_sync(site.rule.held, site.store, site.tid, games)
+
+
+async def _live_game(request: Request) -> tuple[LiveGame, bool]:
+    """The game the path names, being played or lately ended, and whether it is held (else
+    followed from now on); 404 otherwise."""
     key: str = request.path_params["key"]
     site = _site(request)
-    if site.watch is not None:
-        site.watch.follow(key)
     game = site.live.get(key)
     if game is None:
         raise HTTPException(404, f"no live game {key}: it may have ended; see the standings")
-    return game
+    held = key in await _held(site, {key: game.seats})
+    if not held and site.watch is not None:
+        site.watch.follow(key)
+    return game, held
 
 
 async def _live_list(request: Request) -> Response:
+    """The games being played; a held one with no link and no count of its moves."""
     site = _site(request)
     if site.watch is not None:
         site.watch.refresh()
+    games = listing(site.live, 0.0, trio.current_time())
+    held = await _held(site, {g["key"]: g["seats"] for g in games})
     return _render(request, "live_list.html",
-                   games=listing(site.live, 0.0, trio.current_time()))
+                   games=[{**g, "held": g["key"] in held} for g in games])
 
 
 async def _live_page(request: Request) -> Response:
-    game = shown(_live_game(request), 0.0, trio.current_time())
+    live, held = await _live_game(request)
+    if held:
+        return _render(request, "live_held.html", game=live)
+    game = shown(live, 0.0, trio.current_time())
     return _render(request, "live.html", game=game, steps=game.steps,
                    events=f"/live/{game.key}/events")
 
 
 async def _live_events(request: Request) -> Response:
-    """One game's public steps (event ``steps``), then ``end``: the contest's stream."""
-    game = _live_game(request)
+    """One game's public steps (event ``steps``), then ``end``: the contest's stream; a held
+    game's is refused (403), with no step."""
+    game, held = await _live_game(request)
+    if held:
+        raise HTTPException(403, f"game {game.key}'s moves are held back while its deal is "
+                            "still to be played at another seating")
     return stream(game, game.follow(), request)
