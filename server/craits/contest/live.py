@@ -14,7 +14,7 @@ Readers join at any moment: each gets the public steps so far, then every new on
 (with the recorded game's id, or none when the game was not recorded). Everything runs in the
 service's one trio thread: the referee's task appends (or, when a table worker process plays the
 game, the task that reads the worker's messages: the worker makes the public steps itself with
-``PublicSteps``, so hidden cards never reach the service's feed), the readers' tasks read.
+``Steps``, so hidden cards never reach the service's feed), the readers' tasks read.
 """
 
 from __future__ import annotations
@@ -80,11 +80,11 @@ class LiveGame:
     ended_at: float = 0.0
     """When it ended (``trio.current_time()``): delayed spectators are told this much later."""
     changed: trio.Event = field(default_factory=trio.Event)
-    public: PublicSteps = field(init=False)
-    """The game's events made steps of so far (``PublicSteps``)."""
+    public: Steps = field(init=False)
+    """The game's events made public steps of so far (``Steps``)."""
 
     def __post_init__(self) -> None:
-        self.public = PublicSteps(self.seats)
+        self.public = Steps(self.seats)
 
     def observe(self, game: Game) -> None:
         """The referee's ``watch``: the new events, redacted, as one step."""
@@ -125,13 +125,30 @@ class LiveGame:
             await changed.wait()
 
 
+def public_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> Step:
+    """``events`` as a spectator may see them (``SPECTATOR``), and told in words."""
+    public = [e.seen_by(SPECTATOR) for e in events]
+    step = Step(index, tuple(e.to_dict() for e in public),
+                tuple(describe_all(public, Voice(seats, past=True))))
+    return Step(step.index, (), step.lines, json.dumps(step.to_dict()))
+
+
+StepMaker = Callable[[int, Sequence[Event], Sequence[str]], Step]
+"""Makes step ``index`` of some events of a game between ``seats``: ``public_step``, or the
+organiser's ``livewhole.whole_step``."""
+
+
 @dataclass(slots=True)
-class PublicSteps:
-    """A game in play as spectators may see it, one step per call: the events since the last
-    call, redacted (``public_step``). Kept where the game is played, so that a table worker
-    process (``tableworker``) sends the service these steps and never a hidden card."""
+class Steps:
+    """A game in play made steps of, one per call: the events since the last call, made a step
+    by ``make``. Spectators' steps (``public_step``, the default) are made where the game is
+    played, so that a table worker process (``tableworker``) sends the service these and never a
+    hidden card; the organiser's are made by ``livewhole.whole_step``, every card. A first call
+    made late (an organiser who looks at a game midway) gets everything since the start as one
+    step."""
 
     seats: tuple[str, ...]
+    make: StepMaker = public_step
     seen: int = 0
     """Events of the game's log already made steps of."""
     made: int = 0
@@ -143,15 +160,7 @@ class PublicSteps:
         if not new:
             return None
         self.made += 1
-        return public_step(self.made - 1, new, self.seats)
-
-
-def public_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> Step:
-    """``events`` as a spectator may see them (``SPECTATOR``), and told in words."""
-    public = [e.seen_by(SPECTATOR) for e in events]
-    step = Step(index, tuple(e.to_dict() for e in public),
-                tuple(describe_all(public, Voice(seats, past=True))))
-    return Step(step.index, (), step.lines, json.dumps(step.to_dict()))
+        return self.make(self.made - 1, new, self.seats)
 
 
 class LiveGames:
@@ -175,7 +184,7 @@ class LiveGames:
         return live.observe
 
     def step(self, key: str, step: Step | None, over: bool) -> None:
-        """A public step of game ``key``, made where it is played (``PublicSteps``); a game
+        """A public step of game ``key``, made where it is played (``Steps``); a game
         not started here (or already ended) is ignored."""
         live = self.playing.get(key)
         if live is not None:

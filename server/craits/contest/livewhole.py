@@ -8,23 +8,32 @@ page reads only those) with one more attribute, ``whole``: the same games, by th
 with every card. Only the organiser's pages (``web/organiser.py``, behind the organiser's
 token) read ``whole``.
 
-The whole steps are made where the game is played, as the public ones are (``WholeSteps``
-beside ``live.PublicSteps``): by the observer ``start`` returns, for a table the service plays
-itself, or by the table worker (``tableworker.SentFeed``), which sends them beside the public
-ones. A whole game is kept only while it is played: once it is over, its recorded page
+The whole steps are made where the game is played, as the public ones are (``live.Steps``
+with ``whole_step``): by the observer ``start`` returns, for a table the service plays itself,
+or by the table worker (``tableworker.SentFeed``), which sends them beside the public ones.
+
+**Only for the games the organiser looks at.** Making and sending a whole step costs what a
+public one does, so making them for every game doubled the live traffic of every move while,
+nearly always, no organiser watched. So a game's whole steps are made once the organiser looks
+at it (``look``: its page or its stream), from then to its end, the first of them holding
+everything since the deal (so the organiser still sees the game from its start): at once for
+a game played in this process; for a table worker's, the players told (``players_told``: each
+table worker while it plays) ask their worker, which makes that first step when it gets the
+message. A whole game is kept only while it is played: once it is over, its recorded page
 (``/games/ID``) shows everything from the store, so ended whole games are not kept in memory.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from craits.engine import Event, Game
 from craits.words import Voice, describe_all
 
-from .live import LiveGame, LiveGames, Step
+from .live import LiveGame, LiveGames, Step, Steps
 
 
 def whole_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> Step:
@@ -33,24 +42,6 @@ def whole_step(index: int, events: Sequence[Event], seats: Sequence[str]) -> Ste
     text = json.dumps({"i": index, "events": [e.to_dict() for e in events],
                        "lines": list(lines)})
     return Step(index, (), lines, text)
-
-
-@dataclass(slots=True)
-class WholeSteps:
-    """A game in play, one whole step per call: the events since the last call."""
-
-    seats: tuple[str, ...]
-    seen: int = 0
-    made: int = 0
-
-    def next(self, game: Game) -> Step | None:
-        """The new events of ``game`` as the next step; None when there are none."""
-        new = game.events[self.seen:]
-        self.seen = len(game.events)
-        if not new:
-            return None
-        self.made += 1
-        return whole_step(self.made - 1, new, self.seats)
 
 
 class WholeGames(LiveGames):
@@ -66,28 +57,78 @@ class WholeGames(LiveGames):
         return self.playing.get(key)
 
 
+@dataclass(slots=True)
+class _Played:
+    """A game played in this process: its whole steps (made once it is looked at) and the
+    game as last observed (for the first of them)."""
+
+    steps: Steps
+    game: Game | None = None
+
+
 class OrganisedLiveGames(LiveGames):
     """The contest's live games: the public ones, as ``LiveGames`` keeps them, and ``whole``,
-    the same games with every card for the organiser (module doc)."""
+    the same games with every card for the organiser, for those the organiser looks at (module
+    doc)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.whole = WholeGames()
+        self.looked: set[str] = set()
+        """The games being played that the organiser has looked at."""
+        self._played: dict[str, _Played] = {}
+        self._players: list[Callable[[str], None]] = []
 
     def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
         public = super().start(key, seats)
         self.whole.start(key, seats)
-        steps = WholeSteps(tuple(seats))
+        played = self._played[key] = _Played(Steps(tuple(seats), whole_step))
 
         def observe(game: Game) -> None:
             public(game)
-            self.whole.step(key, steps.next(game), game.is_over)
+            played.game = game
+            if key in self.looked:
+                self._whole_step(key, played)
 
         return observe
+
+    def _whole_step(self, key: str, played: _Played) -> None:
+        if played.game is not None:
+            self.whole.step(key, played.steps.next(played.game), played.game.is_over)
+
+    def look(self, key: str) -> LiveGame | None:
+        """The organiser looks at game ``key``: its whole game (None when it is not being
+        played), whose steps are made from now on, the first with everything so far."""
+        game = self.whole.get(key)
+        if game is not None and key not in self.looked:
+            self.looked.add(key)
+            played = self._played.get(key)
+            if played is not None:
+                self._whole_step(key, played)
+            for ask in self._players:
+                ask(key)
+        return game
 
     def end(self, key: str, game: int | None) -> None:
         super().end(key, game)
         self.whole.end(key, game)
+        self.looked.discard(key)
+        self._played.pop(key, None)
+
+
+@contextmanager
+def players_told(live: LiveGames, ask: Callable[[str], None]) -> Iterator[None]:
+    """While the body runs, ``ask`` is called with each game the organiser starts to look at
+    (``OrganisedLiveGames.look``): a table worker's, which asks its worker for that game's
+    whole steps. Nothing for a ``LiveGames`` that keeps no whole games."""
+    if not isinstance(live, OrganisedLiveGames):
+        yield
+        return
+    live._players.append(ask)
+    try:
+        yield
+    finally:
+        live._players.remove(ask)
 
 
 def add_whole_step(live: LiveGames, key: str, step: Step) -> None:

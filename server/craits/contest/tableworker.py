@@ -10,11 +10,17 @@ A table worker process (``python -m craits.contest.tableworker FD``, started by
 socket pair (a ``multiprocessing`` connection, as tournament workers have), one table at a time,
 with its own referee and its own connection to the store. It records its games itself, so that
 the web process neither encodes records nor waits on their fsync. What the service gets is
-each game's public steps, made here with ``live.PublicSteps`` (redaction at source), the
-recorded game's id and the table's end, and, as separate ``whole`` messages, the same steps
-with every card (``livewhole.WholeSteps``) for the organiser's view alone: the service keeps
-those apart from the public ones (``livewhole.OrganisedLiveGames``) and only the organiser's
-pages read them.
+each game's public steps, made here with ``live.Steps`` (redaction at source), the recorded
+game's id and the table's end, and, as separate ``whole`` messages, the same steps with every
+card (``livewhole.whole_step``) for the organiser's view alone, made only for the games the
+service asks for (a ``("whole", KEY)`` message: the organiser looks at that game, ``SentFeed.want``)
+from then on, the first with everything since the deal: the service keeps those apart from the
+public ones (``livewhole.OrganisedLiveGames``) and only the organiser's pages read them.
+
+A worker's messages during a table are sent in batches (``Batched``: one ``("batch", [...])``
+at most every ``BATCH_S``), not one per step: a quick game makes hundreds of steps a second,
+and each message woke the web process (a thread hop, since its trio runs as asyncio's guest)
+and was pickled on its own; spectators' streams are paced at ``web.live.PACE_S`` anyway.
 
 Exactly once: the service gives a claimed table to one worker at a time, and a seating recorded
 twice (a worker that recorded a game just as the service gave up on it) is ignored by the
@@ -33,7 +39,7 @@ from dataclasses import dataclass
 from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import trio
 
@@ -47,8 +53,8 @@ from craits.tournament.store.game_records import FinishedGame
 
 from .dealsets import Entrant, Setting, play_deal_set
 from .ladderstore import game_at, record_game
-from .live import PublicSteps
-from .livewhole import WholeSteps
+from .live import Steps
+from .livewhole import whole_step
 from .store import ContestStore
 
 
@@ -142,28 +148,85 @@ class Sender(Protocol):
         ...
 
 
-class SentFeed:
-    """A worker's ``LiveFeed``: public steps (``PublicSteps``), sent to the service, each
-    followed by the same step whole (``WholeSteps``) for the organiser's view."""
+BATCH_S: Final = 0.05
+"""How long a worker's messages wait at most before they are sent (``Batched``)."""
 
-    def __init__(self, conn: Sender) -> None:
+
+@dataclass(slots=True)
+class _Sent:
+    """A game being played: its public steps, its whole ones once wanted, the game as last
+    observed (for the first whole step)."""
+
+    public: Steps
+    whole: Steps | None
+    game: Game | None = None
+
+
+class SentFeed:
+    """A player's ``LiveFeed``: each game's public steps (``Steps``) sent to the service, each
+    followed by the same step whole (``livewhole.whole_step``) for the organiser's view: for
+    every game, or with ``on_demand`` only for those the service asks for (``want``)."""
+
+    def __init__(self, conn: Sender, on_demand: bool = False) -> None:
         self._conn = conn
+        self._on_demand = on_demand
+        self._games: dict[str, _Sent] = {}
 
     def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
         self._conn.send(("live", key, tuple(seats)))
-        public = PublicSteps(tuple(seats))
-        whole = WholeSteps(tuple(seats))
+        sent = self._games[key] = _Sent(
+            Steps(tuple(seats)), None if self._on_demand else Steps(tuple(seats), whole_step))
 
         def observe(game: Game) -> None:
-            step = public.next(game)
+            sent.game = game
+            step = sent.public.next(game)
             if step is not None:
                 self._conn.send(("step", key, step, game.is_over))
-                self._conn.send(("whole", key, whole.next(game)))
+                self._send_whole(key, sent)
 
         return observe
 
+    def _send_whole(self, key: str, sent: _Sent) -> None:
+        if sent.whole is not None and sent.game is not None:
+            step = sent.whole.next(sent.game)
+            if step is not None:
+                self._conn.send(("whole", key, step))
+
+    def want(self, key: str) -> None:
+        """The organiser looks at game ``key``: its whole steps from now on, the first (sent
+        now) with everything so far. Nothing for a game not played here, or no longer."""
+        sent = self._games.get(key)
+        if sent is not None and sent.whole is None:
+            sent.whole = Steps(sent.public.seats, whole_step)
+            self._send_whole(key, sent)
+
     def end(self, key: str, game: int | None) -> None:
+        self._games.pop(key, None)
         self._conn.send(("recorded", key, game))
+
+
+class Batched:
+    """A ``Sender`` that keeps messages until ``flush`` sends them as one ``("batch", [...])``
+    (module doc)."""
+
+    def __init__(self, conn: Sender) -> None:
+        self._conn = conn
+        self._kept: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self._kept.append(message)
+
+    def flush(self) -> None:
+        """Send what is kept, in order, as one message (nothing when nothing is kept)."""
+        if self._kept:
+            kept, self._kept = self._kept, []
+            self._conn.send(("batch", kept))
+
+    async def flushing(self, every: float = BATCH_S) -> None:
+        """``flush`` every ``every`` seconds, forever (the caller cancels it)."""
+        while True:
+            await trio.sleep(every)
+            self.flush()
 
 
 async def serve(conn: Connection, setup: WorkerSetup) -> None:
@@ -171,6 +234,8 @@ async def serve(conn: Connection, setup: WorkerSetup) -> None:
     store = ContestStore.open(setup.store)
     try:
         while (order := await receive(conn)) is not None:
+            if is_want(order):
+                continue  # for a game of the last table, ended since
             assert isinstance(order, TableOrder), "the service sent something else as a table"
             outcome = await _play_watched(conn, order, setup.setting, store)
             if outcome is None:
@@ -187,24 +252,38 @@ async def serve(conn: Connection, setup: WorkerSetup) -> None:
 
 async def _play_watched(conn: Connection, order: TableOrder, setting: Setting,
                         store: ContestStore) -> tuple[str, str] | None:
-    """Play the table while watching the connection: the service sends nothing while a table
-    is played, so the connection turning readable means it closed; the table is cancelled
-    then (None). Else ``("done", "")`` or ``("void", why)``."""
+    """Play the table while listening to the connection: during a table the service sends only
+    the games the organiser looks at (``SentFeed.want``), so the connection's end means it
+    closed; the table is cancelled then (None). Else ``("done", "")`` or ``("void", why)``,
+    sent after every message of the table (``Batched``)."""
     outcome: tuple[str, str] | None = None
+    sender = Batched(conn)
+    feed = SentFeed(sender, on_demand=True)
     async with trio.open_nursery() as nursery:
 
-        async def closed() -> None:
-            await trio.lowlevel.wait_readable(conn.fileno())
+        async def listen() -> None:
+            while (message := await receive(conn)) is not None:
+                if is_want(message):
+                    feed.want(message[1])
             nursery.cancel_scope.cancel()
 
-        nursery.start_soon(closed)
+        nursery.start_soon(listen)
+        nursery.start_soon(sender.flushing)
         try:
-            await play_table(order, setting, store, time.time, SentFeed(conn))
+            await play_table(order, setting, store, time.time, feed)
             outcome = ("done", "")
         except BotPoolError as exc:  # anything else ends the worker, which the service sees
             outcome = ("void", str(exc))
         nursery.cancel_scope.cancel()
+    if outcome is not None:
+        sender.flush()
     return outcome
+
+
+def is_want(message: Any) -> bool:
+    """Whether ``message`` is the service's ``("whole", KEY)``: the organiser looks at game
+    KEY (``SentFeed.want``)."""
+    return isinstance(message, tuple) and len(message) == 2 and message[0] == "whole"
 
 
 def main(argv: list[str]) -> int:

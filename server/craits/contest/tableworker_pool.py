@@ -22,7 +22,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Final, Protocol
@@ -33,7 +33,7 @@ from craits.tournament.run.botpool import BotPoolError
 from craits.tournament.run.worker_process import receive
 
 from .live import LiveGames, Step
-from .livewhole import add_whole_step
+from .livewhole import add_whole_step, players_told
 from .store import ContestStore
 from .tableworker import TableOrder, WorkerSetup, play_table
 
@@ -76,6 +76,9 @@ def relay(message: tuple[Any, ...], live: LiveGames, player: str) -> Ended | Non
     its live steps, end its recorded games; the table's end when it is one. ``WorkerGone``
     for a message of no known kind (``player`` names the one that sent it)."""
     kind = message[0]
+    if kind == "batch":  # a worker's messages sent together (``tableworker.Batched``)
+        ends = [relay(each, live, player) for each in message[1]]
+        return next((end for end in ends if end is not None), None)
     if kind == "live":
         live.start(message[1], message[2])
     elif kind == "step":
@@ -146,13 +149,20 @@ class TableWorker:
             self._conn.send(order)
         except OSError:
             raise await self._gone() from None
-        while True:
-            message = await receive(self._conn)
-            if message is None:
-                raise await self._gone()
-            ended = relay(message, live, f"table worker {self.number}")
-            if ended is not None:
-                return ended.why
+        with players_told(live, self._want):
+            while True:
+                message = await receive(self._conn)
+                if message is None:
+                    raise await self._gone()
+                ended = relay(message, live, f"table worker {self.number}")
+                if ended is not None:
+                    return ended.why
+
+    def _want(self, key: str) -> None:
+        """Ask the worker for game ``key``'s whole steps (``tableworker.SentFeed.want``): the
+        organiser looks at it. A worker that has died meanwhile is found by ``play``."""
+        with suppress(OSError):
+            self._conn.send(("whole", key))
 
     async def _gone(self) -> WorkerGone:
         """The error for a worker whose connection ended, once its process has surely ended

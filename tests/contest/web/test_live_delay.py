@@ -113,7 +113,10 @@ def test_the_pages_and_the_list_hold_back_what_the_stream_does(tmp_path: Path) -
             page = (await client.get("/live/3-1")).text
             assert 'data-shown="0"' in page and "<li>" not in page
             whole = live.whole.get("3-1")
-            assert whole is not None and len(whole.steps) == 2  # the organiser's, at once
+            assert whole is not None and whole.steps == []  # made once the organiser looks
+            assert live.look("3-1") is whole  # the organiser's: everything so far, at once
+            assert [e for s in whole.steps for e in s.to_dict()["events"]] == [
+                e.to_dict() for e in game.events]
 
             await trio.sleep(25)  # t=35: the deal is old enough, the move not yet
             page = (await client.get("/live/3-1")).text

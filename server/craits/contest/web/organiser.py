@@ -33,9 +33,11 @@ def require_organiser(request: Request, store: ContestStore) -> None:
 
 
 def whole_game(contest: Contest, key: str) -> LiveGame:
-    """Game ``key`` being played, every card of it (``livewhole``); 404 when it is not."""
+    """Game ``key`` being played, every card of it (``livewhole``), its whole steps made from
+    now on since the organiser looks at it (``OrganisedLiveGames.look``); 404 when it is not
+    being played."""
     live = contest.live
-    game = live.whole.get(key) if isinstance(live, OrganisedLiveGames) else None
+    game = live.look(key) if isinstance(live, OrganisedLiveGames) else None
     if game is None:
         raise HTTPException(404, f"no game {key} being played: once over, a game's page "
                             f"shows it whole (/live/{key} links it)")
