@@ -138,7 +138,7 @@ def _interrupted_in_game_2(monkeypatch: pytest.MonkeyPatch) -> None:
     async def connected(self: BotHub, entry: BotEntry, timeout_s: float) -> bool:
         return True
 
-    async def play(spec: GameSpec, seats: list[Seat]) -> PlayedGame:
+    async def play(spec: GameSpec, seats: list[Seat], watch: object = None) -> PlayedGame:
         played.append(spec)
         if len(played) == 2:
             raise KeyboardInterrupt
