@@ -46,8 +46,11 @@ held) is for a test's control run, never an option of the command.
 
 The contest's templates ``live.html``, ``live_list.html`` and ``error.html`` are used as they
 are: this module's ``tournament_templates/`` comes first in the template loader, so their
-``{% extends "base.html" %}`` finds the tournament's layout (its navigation has no sign-in and
-no phases) instead of the contest's. The contest's stylesheet and scripts (``static/``) and its
+``{% extends "base.html" %}`` finds the tournament's ``base.html`` instead of the contest's;
+both extend the contest's ``layout.html`` (the page's frame, written once) with their own
+navigation (block ``nav``: the tournament's has no sign-in and no phases) and the tournament's
+adds its live note (block ``notice``). Its ``held.html`` shows the result with the contest's
+``result_table.html``, and the live list marks held games in ``live_table.html``. The contest's stylesheet and scripts (``static/``) and its
 security headers (``headers.py``: no inline script but the report viewer's) are used as they
 are too; the standings' one script is in ``tournament_static/``.
 """
