@@ -50,9 +50,10 @@ are: this module's ``tournament_templates/`` comes first in the template loader,
 both extend the contest's ``layout.html`` (the page's frame, written once) with their own
 navigation (block ``nav``: the tournament's has no sign-in and no phases) and the tournament's
 adds its live note (block ``notice``). Its ``held.html`` shows the result with the contest's
-``result_table.html``, and the live list marks held games in ``live_table.html``. The contest's stylesheet and scripts (``static/``) and its
-security headers (``headers.py``: no inline script but the report viewer's) are used as they
-are too; the standings' one script is in ``tournament_static/``.
+``result_table.html``, and the live list marks held games in ``live_table.html``. The
+contest's stylesheet and scripts (``static/``) and its security headers (``headers.py``: no
+inline script but the report viewer's) are used as they are too; the standings' one script is
+in ``tournament_static/``.
 """
 
 from __future__ import annotations
