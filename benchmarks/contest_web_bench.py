@@ -283,6 +283,8 @@ class Window:
     lags_ms: list[float]
     probe_ms: list[float]
     web_cpu_s: float
+    workers_cpu_s: float
+    """The table workers' CPU (their bots' not included)."""
     readers_cpu_s: float
     rss_mb: float
     workers_rss_mb: float
@@ -323,6 +325,7 @@ def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
     url, seconds = service.url, options.seconds
     nice = ["nice", "-n", str(options.nice)]
     games0, web0 = setup.games(contest), setup.cpu_s(service.pid)
+    workers0 = workers_cpu(service.pid)
     children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     me = [sys.executable, __file__]
@@ -367,10 +370,21 @@ def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
     children_cpu = (children.ru_utime - children0.ru_utime) + (children.ru_stime
                                                                - children0.ru_stime)
     helpers, _ = setup.below(service.pid)
+    workers = workers_cpu(service.pid)
     return Window(pollers, watchers, elapsed, setup.games(contest) - games0, polls, tally,
                   lags(contest, tally.ends), probed["ms"], setup.cpu_s(service.pid) - web0,
+                  sum(cpu - workers0.get(pid, 0.0) for pid, cpu in workers.items()),
                   children_cpu - probed["cpu_s"], setup.rss_kib(service.pid) / 1024,
                   sum(setup.rss_kib(p) for p in helpers) / 1024)
+
+
+def workers_cpu(pid: int) -> dict[int, float]:
+    """Each table worker's CPU seconds so far."""
+    found = {}
+    for worker in setup.below(pid)[0]:
+        with contextlib.suppress(OSError):
+            found[worker] = setup.cpu_s(worker)
+    return found
 
 
 # ---- the run ---------------------------------------------------------------------------------
@@ -391,14 +405,22 @@ def report(load: Window, before: Window, after: Window) -> str:
             f"{quantile(load.probe_ms, 0.99):6.1f} ({quantile(before.probe_ms, 0.5):4.1f} "
             f"{quantile(before.probe_ms, 0.99):5.1f}) | {p.get('errors', 0) + t.errors:3d} | "
             f"{load.web_cpu_s / load.seconds:4.0%} ({quiet_cpu:4.0%}) "
-            f"{load.readers_cpu_s / load.seconds:4.0%} | {load.rss_mb:5.1f} "
+            f"{load.readers_cpu_s / load.seconds:4.0%} | {per_game(load.web_cpu_s, load)} "
+            f"({per_game(before.web_cpu_s, before)}) {per_game(load.workers_cpu_s, load)} "
+            f"({per_game(before.workers_cpu_s, before)}) | {load.rss_mb:5.1f} "
             f"{load.workers_rss_mb:6.1f}")
+
+
+def per_game(cpu_s: float, window: Window) -> str:
+    """CPU ms per game recorded in ``window``."""
+    return f"{1000 * cpu_s / window.games:4.0f}" if window.games else "   -"
 
 
 HEADER = ("load: pollers/watchers | games/s (quiet around) ratio | polls: requests, 304s, "
           "median, p99 ms | live list: median, p99 ms | watchers: streams, messages, steps, "
           "lag median, p99 ms | probe median, p99 ms (quiet before) | errors | web process CPU "
-          "(quiet), readers' CPU (share of a core) | RSS MB: web, table workers")
+          "(quiet), readers' CPU (share of a core) | CPU ms a game: web process (quiet before), "
+          "table workers (quiet before) | RSS MB: web, table workers")
 
 
 def parse_loads(text: str) -> list[tuple[int, int]]:

@@ -176,8 +176,8 @@ def test_ended_games_stay_while_their_end_is_delayed() -> None:
 
 
 def test_a_fast_game_reaches_a_paced_reader_in_a_few_batches_every_step_once() -> None:
-    """Steps every 10 ms for 1 s: the paced stream (``PACE_S``) gives them in about ten
-    messages, every step once and in order; the control, unpaced, gives one a step."""
+    """Steps every 10 ms for 1 s: the paced stream gives them in about one message per
+    ``PACE_S``, every step once and in order; the control, unpaced, gives one a step."""
 
     def batches(every: float) -> list[list[int]]:
         got: list[list[int]] = []

@@ -39,10 +39,13 @@ from starlette.responses import Response
 
 from ..live import LiveGame, LiveGames, Step
 
-PACE_S: Final = 0.1
+PACE_S: Final = 0.25
 """At most one ``steps`` message per reader in this long (``paced``): a game of quick bots
 makes hundreds of steps a second, each relayed on its own; sent one by one to every reader,
-they were the pages' largest cost under load (``docs/benchmarks.md``)."""
+they were the pages' largest cost under load (``docs/benchmarks.md``). At 0.1 s the streams
+of 50 watchers were still the web process's largest cost (a quarter of its time in a profile
+at 200 pollers and 50 watchers: each message goes through the middlewares and h11); four
+updates a second are as many as a person follows."""
 
 
 def live_games(request: Request) -> LiveGames:
