@@ -188,7 +188,7 @@ async def _serve(
                 order = entries[g % len(entries):] + entries[: g % len(entries)]
                 seed = key.seed("serve", g) if args.seed is None else args.seed + g
                 spec = GameSpec(key.game_id("serve", g), rules, seed, time_control, policy)
-                watch = None if pages is None else pages.watch(g, [e.name for e in order])
+                watch = None if pages is None else pages.watch(g, spec, [e.name for e in order])
                 finished.append(await play_game(
                     spec, [referee.hub.seat_for(e) for e in order], watch=watch))
                 if pages is not None:
