@@ -66,11 +66,17 @@ def test_serve_refuses_a_bad_config_and_half_tls(capsys: pytest.CaptureFixture[s
     assert code == 2 and "give both --tls-cert and --tls-key" in err
 
 
-def test_serve_refuses_ray_and_fewer_than_no_workers(capsys: pytest.CaptureFixture[str],
-                                                     tmp_path: Path) -> None:
-    code, _, err = run(capsys, "serve", tmp_path, "--ray", "127.0.0.1:6379")
-    assert code == 2 and "--ray is not supported by craits contest serve yet" in err
-    assert "--workers N" in err
+def test_serve_refuses_a_bad_ray_address_and_fewer_than_no_workers(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "serve", tmp_path, "--ray", "head-node")
+    assert code == 2 and "give the address of the cluster's head as HOST:PORT" in err
+    with socket.socket() as unused:  # a port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{unused.getsockname()[1]}"
+        code, _, err = run(capsys, "serve", tmp_path, "--ray", address)
+    assert code == 2 and f"cannot reach the Ray cluster's head at {address}" in err
+    code, _, err = run(capsys, "serve", tmp_path, "--ray", address, "--workers", "0")
+    assert code == 2 and "--workers 0 plays the tables in this process" in err
     with pytest.raises(SystemExit) as done:
         main(["contest", "serve", str(tmp_path), "--workers", "-1"])
     assert done.value.code == 2

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Final
@@ -91,11 +92,12 @@ def session(sid: int) -> list[int]:
 class RayCluster:
     """A head node (no worker node until ``add_node``)."""
 
-    def __init__(self, cpus: int) -> None:
+    def __init__(self, cpus: int, env: Mapping[str, str] | None = None) -> None:
+        """``env``: more environment for every node (and so its workers)."""
         self.dir = Path(tempfile.mkdtemp(prefix="craits-ray-", dir="/tmp"))  # Unix socket paths
         self.port = free_port()  # must be short: Ray's sockets live under this directory
         self.address = f"127.0.0.1:{self.port}"
-        self.env = {"RAY_USAGE_STATS_ENABLED": "0"}
+        self.env = {"RAY_USAGE_STATS_ENABLED": "0", **(env or {})}
         self.nodes: list[RayNode] = []
         try:
             self.head = self._start([

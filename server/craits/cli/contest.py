@@ -29,9 +29,11 @@ from craits.exception_groups import sole_exception
 from craits.referee import bridge
 from craits.tournament.plan.tomlreader import ConfigError
 from craits.tournament.run.lease import LeaseError
+from craits.tournament.run.ray_pool import RayError
 
 from .common import UsageError, int_range, port, print_json
 from .contest_admin import register_admin
+from .ray_options import ray_cluster
 
 DEFAULT_PORT = 8470
 SERVER_ENV, TOKEN_ENV = "CRAITS_CONTEST_SERVER", "CRAITS_CONTEST_TOKEN"
@@ -79,12 +81,18 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--tls-cert", type=Path, metavar="PEM",
                        help="serve HTTPS with this certificate (chain), PEM")
     serve.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key, PEM")
-    serve.add_argument("--workers", type=int_range(0, 64), default=1, metavar="N",
+    serve.add_argument("--workers", type=int_range(0, 64), default=None, metavar="N",
                        help="play N ladder tables at once, each in a worker process of its own "
                             "(default 1; 0 plays one table at a time inside the web server's "
-                            "own process)")
+                            "own process); with --ray, N actors on the cluster (default: one "
+                            "per CPU of the cluster)")
     serve.add_argument("--ray", metavar="ADDRESS",
-                       help="not supported for contests yet (tournaments only): use --workers")
+                       help="play the ladder's tables on the Ray cluster whose head is at "
+                            "ADDRESS (HOST:PORT, or auto), each table in an actor with its own "
+                            "referee and sandboxed bots; this process keeps the database and "
+                            "records every game, and ships the versions' files to the nodes "
+                            "itself. Every node needs craits-arena[ray] and bubblewrap "
+                            "(docs/contests.md)")
     serve.add_argument("--api-only", action="store_true",
                        help="serve the API alone: no validation and no ladder (uploads wait, "
                             "validating, for a serve that plays)")
@@ -193,12 +201,17 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    cluster = None
+    workers = 1 if args.workers is None else args.workers
     if args.ray is not None:
-        raise UsageError(
-            "--ray is not supported by craits contest serve yet: a contest's table is played "
-            "by a worker that records its games in the contest's SQLite store and streams its "
-            "public moves to the service, and a Ray node on another machine can do neither; "
-            "play on this machine with --workers N")
+        if args.workers == 0:
+            raise UsageError("--workers 0 plays the tables in this process, not on a Ray "
+                             "cluster: give --workers N of at least 1 with --ray, or leave it "
+                             "out (one actor per CPU of the cluster)")
+        if args.api_only:
+            raise UsageError("--api-only plays no games: leave out --ray")
+        cluster = ray_cluster(args.ray)
+        workers = args.workers
     listen = Listen(args.host, args.port, *_tls(args))
     try:
         contest = open_contest(args.dir)
@@ -215,10 +228,10 @@ def _serve(args: argparse.Namespace) -> int:
             # The referee's gRPC needs an asyncio loop hosting trio (bridge.run), the API does
             # not care which.
             bridge.run(serve_contest, contest, listen, announce, not args.api_only,
-                       args.workers)
+                       workers, cluster)
         except BaseExceptionGroup as group:  # the server's nurseries wrap a lone failure
             raise sole_exception(group) from None
-    except LeaseError as exc:
+    except (LeaseError, RayError) as exc:  # RayError: the cluster cannot play (raytables)
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "

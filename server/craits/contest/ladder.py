@@ -7,7 +7,8 @@ tournament would (``dealsets``: every version sandboxed, one process per seating
 from the contest's key), records each game as it ends, then refits the board and judges the
 faults. ``workers`` tables at a time, each in a table worker process of its own
 (``tableworker_pool``: the service process chooses, claims and shows, the workers play and
-record), or with ``workers = 0`` one table at a time in the service's own process.
+record), or with ``workers = 0`` one table at a time in the service's own process, or each in
+an actor on a Ray cluster (``raytables``: the actors play, the service records).
 
 The tables in flight (claimed, not ended) count for the matchmaker as games already scheduled,
 so a new version is not seated at every table at once. A version may sit at two tables at once:
@@ -21,7 +22,8 @@ game is recorded once under ``UNIQUE (table_id, rotation)``, and on start the la
 the missing seatings of tables a killed predecessor claimed (same versions, same deal, fresh
 processes), so every claimed deal set ends whole. The matchmaker's memory is rebuilt from the
 store (it learns every recorded game again, and trusts the store's game counts). A worker
-process that dies (kill -9 included) loses only the game it was playing: a new worker replays
+process (or Ray actor, or node) that dies, kill -9 included, loses only the game it was
+playing: a new worker replays
 the table's missing seatings (``WORKER_DEATHS`` deaths at one table void it instead, so a table
 that kills its workers cannot stop the ladder).
 
@@ -42,6 +44,7 @@ from typing import Final
 import trio
 
 from craits.ratings.results import ScoredGame
+from craits.tournament.run.ray_pool import RayCluster
 
 from .dealsets import Entrant
 from .ladderstore import (
@@ -59,10 +62,12 @@ from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
 from .phases import deal_sets_played, finals_games, finals_of, finals_turn
 from .prune import prune_archives
+from .raytables import open_ray_players
 from .refit import Refitter
 from .store import DB_NAME, Version
 from .tableworker import TableOrder, WorkerSetup
 from .tableworker_pool import TablePlayer, WorkerGone, open_players
+from .uploads import archive_limits
 from .validation import ContestRun, scrub
 from .versions import VersionState
 
@@ -80,12 +85,16 @@ class Ladder:
     """The loop that keeps the board filled (module doc)."""
 
     def __init__(self, contest: ContestRun, seed: int | None = None,
-                 live: LiveGames | None = None, workers: int = 0) -> None:
+                 live: LiveGames | None = None, workers: int | None = 0,
+                 ray: RayCluster | None = None) -> None:
         self.contest = contest
         self.live = LiveGames() if live is None else live
         """Where the games being played are shown, public events only (``live``)."""
         self.workers = workers
-        """Table worker processes (tables at once); 0: one table at a time in this process."""
+        """Table worker processes (tables at once); 0: one table at a time in this process.
+        With ``ray``, actors on the cluster (None: one per CPU of the cluster)."""
+        self.ray = ray
+        """Play the tables on this Ray cluster's actors (``raytables``) instead."""
         self.store = contest.store
         self._seed = random.SystemRandom().getrandbits(32) if seed is None else seed
         self.matchmaker = self._new_matchmaker()
@@ -116,8 +125,12 @@ class Ladder:
     async def run(self) -> None:
         """Finish what a killed predecessor claimed, then play for ever (cancel to stop)."""
         setup = WorkerSetup(self.contest.directory.resolve() / DB_NAME, self.contest.setting())
-        async with (open_players(setup, self.workers, self.store, self.contest.clock)
-                    as players, trio.open_nursery() as nursery):
+        opened = (open_players(setup, self.workers or 0, self.store, self.contest.clock)
+                  if self.ray is None else
+                  open_ray_players(setup, self.ray, self.workers,
+                                   archive_limits(self.contest.config.uploads), self.store,
+                                   self.contest.clock))
+        async with opened as players, trio.open_nursery() as nursery:
             await nursery.start(self.refitter.run)
             free_in, free = trio.open_memory_channel[TablePlayer](len(players))
             for player in players:

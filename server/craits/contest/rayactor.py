@@ -7,9 +7,10 @@ differs is what a node lacks:
 
 - the store: a node may be another machine, so it records nothing; each game goes back to the
   service (a ``("game", ...)`` message), which records it once (``raytables``);
-- the service's socket: its messages (the ``tableworker.SentFeed`` ones: live steps, public
-  and whole, then ``done`` or ``void``) wait in an outbox that the service empties with
-  ``take`` calls, a batch at a time;
+- the service's socket: its messages (the ``tableworker.SentFeed`` ones: live steps, public,
+  and whole for the games the organiser looks at, which the service asks for with ``want``;
+  then ``done`` or ``void``) wait in an outbox that the service empties with ``take`` calls, a
+  batch at a time;
 - the bots' files: each version comes as its packed tree through Ray's object store
   (``raytables.Shipper``), is unpacked with the uploads' own rules (``archive.unpack``) and
   kept by its content hash in this node's cache (``cached_bot``), so a node fetches each
@@ -151,6 +152,7 @@ class ContestTables:
         self._lock = threading.Lock()
         self._cancel: trio.CancelScope | None = None
         self._token: trio.lowlevel.TrioToken | None = None
+        self._feed: SentFeed | None = None
         self._stopped = False
 
     def ready(self) -> str | None:
@@ -180,6 +182,14 @@ class ContestTables:
         """The table's messages since the last call (``Outbox.take``)."""
         return self._outbox.take(wait_s)
 
+    def want(self, key: str) -> None:
+        """The organiser looks at game ``key``: its whole steps from now on
+        (``SentFeed.want``, in the table's own trio run). Nothing once the table is over."""
+        with self._lock:
+            if self._token is not None and self._feed is not None:
+                with suppress(trio.RunFinishedError):
+                    self._token.run_sync_soon(self._feed.want, key)
+
     def stop(self) -> None:
         """Cancel the table in play, if any, and wait for its bots to stop."""
         with self._lock:
@@ -200,13 +210,15 @@ class ContestTables:
         def played(table_id: int, job: Job, seats: Sequence[int], game: FinishedGame) -> None:
             outbox.send(("game", table_id, job, tuple(seats), game))
 
+        feed = SentFeed(outbox, on_demand=True)
         with trio.CancelScope() as scope:
             with self._lock:
                 if self._stopped:
                     return
                 self._cancel, self._token = scope, trio.lowlevel.current_trio_token()
+                self._feed = feed
             try:
-                await play_seatings(order, setting, played, SentFeed(outbox))
+                await play_seatings(order, setting, played, feed)
                 outbox.send(("done", ""))
             except BotPoolError as exc:
                 outbox.send(("void", str(exc)))

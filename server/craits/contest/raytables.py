@@ -6,8 +6,9 @@ spread over the nodes), playing one table at a time as a table worker process do
 writer. Where a table worker records its games itself, an actor cannot (its node may be another
 machine): the service takes its messages in batches (``take``, at most ``TAKE_S`` apart) and
 records each game it gets (``tableworker.record_played``: once, under ``UNIQUE (table_id,
-rotation)``), shows the live steps (``tableworker_pool.relay``: public and the organiser's,
-as from a worker) and learns the table's end.
+rotation)``), shows the live steps (``tableworker_pool.relay``: public, and the organiser's
+for the games the organiser looks at, asked for as from a worker: ``livewhole.players_told``)
+and learns the table's end.
 
 The versions' files reach the nodes through Ray's object store (``Shipper``): each version's
 tree (``bots/<hash>``, named by its content hash) is packed once and put there, and a node
@@ -33,6 +34,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
+from pathlib import Path
 from typing import Any, Final
 
 import trio
@@ -50,6 +52,7 @@ from craits.tournament.run.runner import ray_worker_count
 from .archive import ArchiveLimits
 from .client import pack_directory
 from .live import LiveGames
+from .livewhole import players_told
 from .rayactor import ContestTables
 from .store import ContestStore
 from .tableworker import TableOrder, WorkerSetup, record_played
@@ -71,20 +74,25 @@ class Shipper:
     def __init__(self) -> None:
         self._refs: OrderedDict[str, Any] = OrderedDict()
 
-    def packed(self, order: TableOrder) -> dict[str, Any]:
+    async def packed(self, order: TableOrder) -> dict[str, Any]:
         """The object of each of the order's versions, by content hash: the name of its
-        directory (``bots/<hash>``, ``uploads``)."""
-        ray = ray_module()
+        directory (``bots/<hash>``, ``uploads``). A version not shipped yet is packed and put
+        on a worker thread (a large tree takes a while), the rest here in trio."""
         found: dict[str, Any] = {}
         for entrant in order.entrants:
             digest = entrant.directory.name
             ref = self._refs.pop(digest, None)
             if ref is None:
-                ref = ray.put(pack_directory(entrant.directory, skipped=frozenset()))
+                ref = await trio.to_thread.run_sync(_put_packed, entrant.directory)
             self._refs[digest] = found[digest] = ref
         while len(self._refs) > SHIPPED_KEPT:
             self._refs.popitem(last=False)
         return found
+
+
+def _put_packed(directory: Path) -> Any:
+    """``directory``'s whole tree, packed, in Ray's object store (its reference)."""
+    return ray_module().put(pack_directory(directory, skipped=frozenset()))
 
 
 class RayPlayer:
@@ -112,23 +120,29 @@ class RayPlayer:
             refused = await self.ready()
             if refused is not None:
                 raise WorkerGone(f"{self._name()} cannot play: {refused}")
-            await result_of(self.actor.start.remote(order, self._setup.setting,
-                                                  self._shipper.packed(order)))
-            while True:
-                messages = await result_of(self.actor.take.remote(TAKE_S))
-                assert isinstance(messages, list), "an actor sent something else as messages"
-                for message in messages:
-                    if message[0] == "game":
-                        record_played(self._store, self._clock, live, *message[1:])
-                    elif message[0] == "gone":
-                        raise WorkerGone(f"{self._name()} failed: {message[1]}")
-                    else:
-                        ended = relay(message, live, self._name())
-                        if ended is not None:
-                            return ended.why
+            packed = await self._shipper.packed(order)
+            await result_of(self.actor.start.remote(order, self._setup.setting, packed))
+            with players_told(live, self._want):
+                while True:
+                    messages = await result_of(self.actor.take.remote(TAKE_S))
+                    assert isinstance(messages, list), "an actor sent something else"
+                    for message in messages:
+                        if message[0] == "game":
+                            record_played(self._store, self._clock, live, *message[1:])
+                        elif message[0] == "gone":
+                            raise WorkerGone(f"{self._name()} failed: {message[1]}")
+                        else:
+                            ended = relay(message, live, self._name())
+                            if ended is not None:
+                                return ended.why
         except errors as exc:
             raise WorkerGone(f"{self._name()} ended in the middle of a table: "
                              f"{type(exc).__name__}: {_first_line(exc)}") from None
+
+    def _want(self, key: str) -> None:
+        """Ask the actor for game ``key``'s whole steps (the organiser looks at it); not
+        waited for: an actor that died meanwhile is found by ``play``."""
+        self.actor.want.remote(key)
 
     async def restart(self) -> None:
         """A new actor in place of the one that died (wherever Ray places it)."""
@@ -161,7 +175,7 @@ async def open_ray_players(setup: WorkerSetup, cluster: RayCluster, asked: int |
         count = ray_worker_count(asked, cpus, sys.maxsize)  # a ladder never runs out of tables
         actor_class = ray_module().remote(ContestTables).options(
             num_cpus=1, max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD",
-            max_concurrency=4)  # ``start`` or ``take``, ``ready``, ``stop``, one spare
+            max_concurrency=5)  # ``start`` or ``take``, ``ready``, ``want``, ``stop``, a spare
 
         def make() -> Any:
             return actor_class.remote(limits)

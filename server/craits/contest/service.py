@@ -30,6 +30,7 @@ from hypercorn.config import Config as HypercornConfig
 from hypercorn.trio import serve
 
 from craits.tournament.run.lease import LeaseError, lease
+from craits.tournament.run.ray_pool import RayCluster
 
 from .api import Contest, make_app
 from .config import load_contest_config
@@ -80,11 +81,12 @@ def hypercorn_config(listen: Listen) -> HypercornConfig:
 
 async def serve_contest(contest: Contest, listen: Listen,
                         announce: Callable[[list[str]], None], games: bool = False,
-                        workers: int = 1) -> None:
+                        workers: int | None = 1, ray: RayCluster | None = None) -> None:
     """Serve ``contest`` until cancelled; ``announce`` gets the URLs once they listen.
     ``games``: run the validator and the ladder too (under ``bridge.run`` only; ``LeaseError``
     when another service runs this contest's games), the ladder's tables in ``workers`` table
-    worker processes (0: in this process, one at a time; ``ladder``)."""
+    worker processes (0: in this process, one at a time; ``ladder``), or with ``ray`` in
+    ``workers`` actors on that cluster (None: one per CPU; ``raytables``)."""
     app = with_pages(make_app(contest), contest)  # the web pages (craits.contest.web)
     with contextlib.ExitStack() as stack:
         async with trio.open_nursery() as nursery:
@@ -95,7 +97,7 @@ async def serve_contest(contest: Contest, listen: Listen,
                 run = ContestRun(contest.directory, contest.config, contest.store,
                                  contest.clock)
                 nursery.start_soon(validation_loop, run)
-                nursery.start_soon(Ladder(run, live=contest.live, workers=workers).run)
+                nursery.start_soon(Ladder(run, live=contest.live, workers=workers, ray=ray).run)
             announce(binds)
 
 

@@ -1,0 +1,170 @@
+"""``craits contest serve --ray``: the ladder's tables played by actors on a real Ray cluster.
+
+The slow test runs ``ray start --head`` (``tests/ray/cluster``) and the service as a user would
+type it, with two actors: three sandboxed versions play tables of three; both actors' tables
+are half played when one actor's process is killed with SIGKILL; the service replays that
+table's missing seatings on a new actor and plays on. Every game is recorded once, by the
+service, every table ends whole, and the versions' files reached the node through Ray's object
+store (the node's cache holds each by its content hash). The fast tests check the node's side
+alone: the cache by content hash, and the refusal of a node that cannot sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from craits.contest.archive import ArchiveLimits
+from craits.contest.client import pack_directory
+from craits.contest.rayactor import ContestTables, cached_bot
+from craits.contest.store import ContestStore, NewVersion
+from craits.contest.uploads import tree_hash
+from craits.contest.versions import VersionState
+from tests.ray.cluster import RayCluster, session
+
+from .processes import read_store, serve, until
+from .server import make_contest
+from .uploaded import bot_directory, wrapped
+
+SEATS = 3
+"""Tables of three: three seatings a table, so a kill can fall between two of them."""
+ACTOR = b"ray::ContestTables"
+"""How Ray names an actor's process (its title, in ``/proc/PID/cmdline``)."""
+
+
+def _version(contest: Path, store: ContestStore, contestant: int, bot: str) -> str:
+    """A rated version whose files are at ``bots/<content hash>``, as an upload stores them."""
+    source = bot_directory(contest.parent / f"{bot}-source", wrapped(bot))
+    files, size, digest = tree_hash(source)
+    shutil.copytree(source, contest / "bots" / digest)
+    version, _ = store.record_upload(contestant, NewVersion(digest, "bot.py", "python bot.py",
+                                                            "python", files, size), 0.0)
+    store.set_state(version.id, VersionState.RATED, 0.0)
+    return digest
+
+
+def _read(contest: Path, sql: str) -> list[tuple[Any, ...]]:
+    with read_store(contest) as db:
+        return db.execute(sql).fetchall()
+
+
+def _tables(contest: Path, state: str) -> set[int]:
+    return {r[0] for r in _read(contest, f"SELECT id FROM ladder_tables WHERE state = '{state}'")}
+
+
+def _actors(cluster: RayCluster) -> list[int]:
+    """The processes of the cluster's ``ContestTables`` actors."""
+    found = []
+    for pid in session(cluster.head.process.pid):
+        try:
+            if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(ACTOR):
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[RayCluster, Path]]:
+    """A one-node cluster whose temporary directory (the node's cache) is the test's own."""
+    node_tmp = tmp_path / "node-tmp"
+    node_tmp.mkdir()
+    head = RayCluster(cpus=2, env={"TMPDIR": str(node_tmp)})
+    try:
+        yield head, node_tmp
+    finally:
+        head.stop()
+
+
+@pytest.mark.slow  # a real Ray cluster, sandboxed bots, a kill and a replay
+def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
+        cluster: tuple[RayCluster, Path], tmp_path: Path) -> None:
+    head, node_tmp = cluster
+    contest = tmp_path / "cup"
+    make_contest(contest, f"tables.min_seats = {SEATS}\ntables.max_seats = {SEATS}",
+                 names=("ann", "bob", "cid"))
+    config = contest / "contest.toml"
+    config.write_text(config.read_text().replace('preset = "standard"',
+                                                 'preset = "standard"\nshort_game = true'))
+    (contest / "bots").mkdir()
+    store = ContestStore.open(contest / "contest.db")
+    digests = {_version(contest, store, n, bot)
+               for n, bot in ((1, "greedy"), (2, "lowcard"), (3, "random"))}
+    store.close()
+
+    with serve(contest, "--ray", head.address, "--workers", "2") as server:
+        actors = until(lambda: (a := _actors(head)) and len(a) == 2 and a, 120, "two actors")
+
+        def two_tables_half_played() -> bool:
+            playing = _tables(contest, "playing")
+            recorded = {t for (t,) in _read(contest, "SELECT table_id FROM games")}
+            return len(playing) == 2 and playing <= recorded
+
+        until(two_tables_half_played, 180, "two tables at once, both half played")
+        interrupted = _tables(contest, "playing")
+        before = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+        os.kill(actors[0], signal.SIGKILL)
+        until(lambda: interrupted <= _tables(contest, "done"), 180,
+              "the tables in play at the actor's death ended whole")
+        assert server.process.poll() is None, "the service must outlive its actor"
+        deaths = [line for line in server.stderr
+                  if "its missing seatings go to a new worker" in line]
+        assert deaths and "Ray table actor" in deaths[0], server.stderr
+        assert actors[0] not in until(lambda: (a := _actors(head)) and len(a) == 2 and a, 60,
+                                      "a new actor in the dead one's place")
+        after = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+        assert set(before) <= set(after)
+
+    games = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+    keys = [(t, r) for t, r, _ in games]
+    assert len(keys) == len(set(keys)) and len({g for _, _, g in games}) == len(games)
+    for table in _tables(contest, "done"):
+        assert sorted(r for t, r in keys if t == table) == list(range(SEATS)), table
+    assert not _tables(contest, "void")
+    seated = {v for (versions,) in _read(contest, "SELECT versions FROM ladder_tables")
+              for v in json.loads(versions)}
+    assert seated == {1, 2, 3}
+    cache = node_tmp / f"craits-bots-{os.getuid()}"
+    assert {p.name for p in cache.iterdir() if not p.name.startswith(".")} == digests
+    assert all(tree_hash(cache / d)[2] == d for d in digests)
+
+
+def test_the_node_cache_keeps_each_version_by_its_checked_content_hash(tmp_path: Path) -> None:
+    source = bot_directory(tmp_path / "bot", wrapped("random"))
+    (source / "__pycache__").mkdir()  # a cache is part of a stored tree: shipped too
+    (source / "__pycache__" / "bot.pyc").write_bytes(b"\x00compiled")
+    digest = tree_hash(source)[2]
+    packed = pack_directory(source, skipped=frozenset())
+    fetched: list[str] = []
+
+    def fetch() -> bytes:
+        fetched.append(digest)
+        return packed
+
+    root = tmp_path / "cache"
+    root.mkdir()
+    found = cached_bot(root, digest, fetch, ArchiveLimits())
+    assert found == root / digest and tree_hash(found)[2] == digest
+    assert cached_bot(root, digest, fetch, ArchiveLimits()) == found
+    assert fetched == [digest]  # fetched once, then kept
+    with pytest.raises(RuntimeError, match="do not have its content hash"):
+        cached_bot(root, "0" * 64, lambda: pack_directory(source), ArchiveLimits())
+    assert not (root / ("0" * 64)).exists()
+    assert [p.name for p in root.iterdir()] == [digest]  # nothing half made left
+
+
+def test_a_node_without_bubblewrap_is_refused(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = ContestTables(ArchiveLimits())
+    assert tables.ready() is None  # control: this machine sandboxes (CI installs bubblewrap)
+    monkeypatch.setenv("PATH", str(tmp_path))  # a node with none of the sandbox's tools
+    refused = tables.ready()
+    assert refused is not None and "cannot sandbox the contestants' bots" in refused
+    assert "bwrap (Debian package bubblewrap)" in refused
