@@ -154,7 +154,8 @@ def test_the_live_rule_holds_a_game_while_its_deal_is_to_come_and_a_reader_plays
         assert rule.readers == {"spy"}  # trusted: the command bot has the network
         seats = {"0": ("spy", "lowcard")}
         store.claim_next(tid)  # game 0 being played, game 1 of its deal still to come
-        assert store.deals_in_play(tid, live=True) == {0: (1,), 1: (0,)}
+        assert store.deals_in_play(tid, [0, 1]) == {0: (1,), 1: (0,)}
+        assert store.deals_in_play(tid, [0]) == {0: (1,)}
         assert store.deals_in_play(tid) == {}  # the report's: recorded games only
         assert rule.held(store, tid, seats) == {"0"}
         assert OPEN_LIVE.held(store, tid, seats) == set()

@@ -31,7 +31,7 @@ import json
 import sqlite3
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -396,34 +396,42 @@ class Store:
         return [LogEntry(r["kind"], r["seat"], json.loads(r["data"]), r["elapsed_ms"])
                 for r in rows]
 
-    def deals_in_play(self, tournament_id: str, live: bool = False
+    def deals_in_play(self, tournament_id: str, games: Collection[int] | None = None
                       ) -> dict[int, tuple[int, ...]]:
         """Recorded games whose deal some other game still to be played (pending or running)
-        will get too, each with those games' indices; with ``live``, every game whose deal that
-        is, recorded or not (a game being played, too: its public moves are the deal's cards as
-        they are played, ``craits.contest.web.tournament.LiveRule``).
+        will get too, each with those games' indices; given ``games``, those of them whose deal
+        that is, recorded or not (a game being played, too: its public moves are the deal's
+        cards as they are played, ``craits.contest.web.tournament.LiveRule``).
 
         The seatings of a duplicate deal set share one seed, and the engine is public, so a
         recorded game's seed or cards published before its siblings are played hand their
         players the deal in advance. Everything that is published (the CSV, the HTML report)
         holds such a game's deal back until this no longer names it. Skipped jobs are never
         played, so they hold nothing back. Reads only the jobs' own columns (no JSON), so it
-        costs little in a tournament of 100,000 games.
+        costs little in a tournament of 100,000 games; given ``games``, only the jobs that share
+        their seeds (a page asks it of a few live games at each request).
         """
+        sql = "SELECT game_index, seed, status FROM jobs WHERE tournament_id=?"
+        args: list[object] = [tournament_id]
+        if games is not None:
+            sql += (" AND seed IN (SELECT seed FROM jobs WHERE tournament_id=? AND game_index IN"
+                    f" ({','.join('?' * len(games))}))")
+            args += [tournament_id, *games]
         with self._lock:
-            rows = self._db.execute(
-                "SELECT game_index, seed, status FROM jobs WHERE tournament_id=?"
-                " ORDER BY game_index", (tournament_id,)).fetchall()
+            rows = self._db.execute(sql + " ORDER BY game_index", args).fetchall()
         to_play: dict[int, list[int]] = {}
         for r in rows:
             if r["status"] in ("pending", "running"):
                 to_play.setdefault(r["seed"], []).append(r["game_index"])
+        asked = None if games is None else set(games)
         held: dict[int, tuple[int, ...]] = {}
         for r in rows:
-            if (live or r["status"] == "done") and r["seed"] in to_play:
-                others = tuple(g for g in to_play[r["seed"]] if g != r["game_index"])
+            index = r["game_index"]
+            if (r["status"] == "done" if asked is None else index in asked) \
+                    and r["seed"] in to_play:
+                others = tuple(g for g in to_play[r["seed"]] if g != index)
                 if others:
-                    held[r["game_index"]] = others
+                    held[index] = others
         return held
 
     def export_rows(self, tournament_id: str) -> list[dict[str, Any]]:
