@@ -62,7 +62,7 @@ import math
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import trio
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
@@ -93,6 +93,8 @@ from ..live import LiveGame, LiveGames, public_step
 from .feed import Feed
 from .headers import SecurityHeaders
 from .live import listing, shown, stream
+
+T = TypeVar("T")
 
 STANDINGS_INTERVAL_S: Final = 1.0
 """How often the store is looked at for new games while anyone watches the standings."""
@@ -253,6 +255,32 @@ class Snapshot:
     status: str
 
 
+class Spacing:
+    """When a costly read may be made again: at most once per ``SPACING`` times the last one's
+    cost on ``clock`` (why: ``StandingsReader``; ``craits serve``'s pages space theirs too)."""
+
+    SPACING: Final = 10.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._next_at = -math.inf
+        self.reads = 0
+        """Reads made (the throttle's test counts them)."""
+
+    def due(self) -> bool:
+        """Whether the next read may be made now."""
+        return self.clock() >= self._next_at
+
+    def read(self, read: Callable[[], T]) -> T:
+        """``read()``, timed: the next is due after ``SPACING`` times what it took."""
+        started = self.clock()
+        value = read()
+        self.reads += 1
+        ended = self.clock()
+        self._next_at = ended + self.SPACING * (ended - started)
+        return value
+
+
 class StandingsReader:
     """Reads a ``Snapshot`` (in a worker thread: ``Feed`` calls it), again only once the job
     counts have moved: a cheap query per second, the results read when a game was recorded.
@@ -261,35 +289,31 @@ class StandingsReader:
     tournament (about 0.1 s at 1,200 games here, a second at tens of thousands), and the run
     process that serves the pages is the one that claims and records games, so a page left open
     on a big, fast tournament would spend a core refitting once a second. A full read is
-    therefore made at most once per ``SPACING`` times its last cost: readers then cost the run
-    about a tenth of a core at most, and a big tournament's standings lag by that much. A new
-    status (the run started, paused or finished) is read at once."""
-
-    SPACING: Final = 10.0
+    therefore made at most once per ``Spacing.SPACING`` times its last cost: readers then cost
+    the run about a tenth of a core at most, and a big tournament's standings lag by that much.
+    A new status (the run started, paused or finished) is read at once."""
 
     def __init__(self, store: Store, tournament_id: str,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.tid = tournament_id
         self.names = store.config(tournament_id).bot_names
-        self.clock = clock
+        self.spacing = Spacing(clock)
         self._last: Snapshot | None = None
-        self._next_at = -math.inf
-        self.reads = 0
+
+    @property
+    def reads(self) -> int:
         """Full reads made (the throttle's test counts them)."""
+        return self.spacing.reads
 
     def __call__(self) -> Snapshot:
         info = self.store.tournament(self.tid)
         counts = (info.status, info.total, tuple(sorted(info.jobs.items())))
         last = self._last
         if last is not None and (last.counts == counts or (
-                last.status == info.status and self.clock() < self._next_at)):
+                last.status == info.status and not self.spacing.due())):
             return last
-        started = self.clock()
-        self._last = self._read(info, counts)
-        self.reads += 1
-        ended = self.clock()
-        self._next_at = ended + self.SPACING * (ended - started)
+        self._last = self.spacing.read(lambda: self._read(info, counts))
         return self._last
 
     def _read(self, info: TournamentInfo, counts: tuple[str, int, tuple[tuple[str, int], ...]]
