@@ -6,6 +6,7 @@ Usage::
     .venv/bin/python benchmarks/contest_web_bench.py [--loads 200/50] [--seconds 30]
         [--repeats 3] [--poll-ms 1000-2000] [--bots 3] [--serve-args "--workers 2"]
         [--nice 10] [--no-etag] [--python-pollers]
+    .venv/bin/python benchmarks/contest_web_bench.py --step-cost GAMES
 
 The service is the real one, as an organiser runs it (``contest_setup``: ``craits contest
 init``, ``add``, ``serve`` as a process of its own, with ``--serve-args``, by default
@@ -38,6 +39,15 @@ The readers, each kind in processes of their own, none in this one:
   worker -> web process -> paced stream -> reader, which is how late the TV is;
 - **the probe**: one more poller alone in a process of its own, every 0.1 s, in every window,
   quiet ones too: the server's latency without any load, and with it.
+
+``--step-cost GAMES`` measures instead, without the service, what the live feed costs a table
+worker per game: random games of 4 seats played with the engine in this process, each move fed
+to a ``tableworker.SentFeed`` whose messages are pickled as the worker's connection pickles
+them, in four variants taken in turn game by game (so the machine's noise falls on all alike):
+no feed (the game alone, subtracted from the others), the organiser's whole steps for every
+game and each message sent alone (as before), whole steps on demand with nobody looking, and
+that with the messages batched (``Batched``, flushed every 20 messages: about what a worker
+batches in ``BATCH_S`` at the random bots' pace).
 
 CPU: the machine has 2 cores, shared by the service, its table workers, the sandboxed bots and
 the readers. The readers (wrk and the watchers) run under ``nice -n --nice`` (10 by default):
@@ -387,6 +397,54 @@ def workers_cpu(pid: int) -> dict[int, float]:
     return found
 
 
+def step_cost(games: int) -> None:
+    """The live feed's CPU per game in a table worker (module doc), printed."""
+    from multiprocessing.reduction import ForkingPickler
+
+    from craits.contest.tableworker import Batched, SentFeed
+    from craits.engine import Game, Rules
+
+    class Pickled:
+        def send(self, message: Any) -> None:
+            ForkingPickler.dumps(message)
+
+    def play(seed: int, variant: str) -> tuple[float, int]:
+        rng = random.Random(seed)
+        game = Game.new(Rules(), 4, seed)
+        batched = Batched(Pickled())
+        feed = None if variant == "none" else SentFeed(
+            batched if variant == "batched" else Pickled(), on_demand=variant != "whole")
+        observe = feed.start("1-0", ["a", "b", "c", "d"]) if feed else None
+        started, moves = time.process_time(), 0
+        while True:
+            if observe is not None:
+                observe(game)
+                if moves % 20 == 0:
+                    batched.flush()
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_moves()))
+            moves += 1
+        batched.flush()
+        return time.process_time() - started, moves
+
+    variants = ["none", "whole", "on demand", "batched"]
+    spent: dict[str, list[float]] = {v: [] for v in variants}
+    moves = 0
+    for seed in range(games):
+        for variant in variants[seed % 4:] + variants[:seed % 4]:
+            cpu, made = play(seed, variant)
+            spent[variant].append(cpu)
+        moves += made
+    base = statistics.mean(spent["none"])
+    print(f"{games} random games of 4 seats, {moves / games:.0f} moves a game; CPU ms a "
+          f"game: the game alone {1000 * base:.1f}; the live feed's part:")
+    for variant in variants[1:]:
+        extra = statistics.mean(spent[variant]) - base
+        print(f"  {variant:10s} {1000 * extra:6.1f} ms a game, {1e6 * extra * games / moves:5.1f}"
+              " us a move")
+
+
 # ---- the run ---------------------------------------------------------------------------------
 
 
@@ -447,9 +505,14 @@ def main() -> None:
                         help="pollers fetch the whole page every time (no If-None-Match)")
     parser.add_argument("--python-pollers", action="store_true",
                         help="pollers in Python, not wrk")
+    parser.add_argument("--step-cost", type=int, metavar="GAMES",
+                        help="measure the live feed's CPU per game in a worker instead")
     parser.add_argument("--probe", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--readers", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.step_cost:
+        step_cost(args.step_cost)
+        return
     if args.probe:
         probe(args.probe[0], float(args.probe[1]))
         return
