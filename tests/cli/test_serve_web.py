@@ -32,7 +32,7 @@ from hypercorn.trio import serve
 from craits.cli.main import main
 from craits.contest.live import SPECTATOR
 from craits.contest.service import Listen, hypercorn_config
-from craits.contest.web.serve import ServedGames, serve_app
+from craits.contest.web.serve import ResultsReader, ServedGames, serve_app
 from craits.engine import Event, Game, Rules
 from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.seats import InProcessSeat
@@ -40,7 +40,7 @@ from tests.contest.web.browser import Browser
 from tests.contest.web.test_live_hidden import hidden_forms, leaks, read_stream
 from tests.contest.web.test_pages_browser import shots
 
-from .test_tournament_web import wait_until
+from .test_tournament_web import Ticks, wait_until
 
 PACED_BOT = """
 import os
@@ -327,5 +327,33 @@ def test_seeded_games_are_shown_once_every_game_is_played() -> None:
                     == []
                 assert 'href="/games/0"' not in listed and "--seed" in listed
                 assert f"seed {seed}" in after  # the run is over: the viewer, seed and all
+
+    trio.run(main)
+
+
+def test_the_results_are_read_at_most_once_per_ten_times_their_cost() -> None:
+    """On a clock that ticks 1 s per look: a full read (scores, standings, render) that cost
+    1 s is not made again before 10 s have passed, however many games finish meanwhile;
+    nothing new never costs one; a new status is read at once."""
+
+    async def main() -> None:
+        spec = GameSpec("g", SHORT, 3)
+        game = await play_game(spec, [first_legal("alice"), first_legal("bob")])
+        played: list[PlayedGame] = []
+        games = ServedGames(("alice", "bob"), 3, False, played)
+        clock = Ticks()
+        reader = ResultsReader(games, clock)
+        first = reader()
+        assert (reader.spacing.reads, first.status, first.done) == (1, "waiting", 0)
+        assert reader() is first and reader.spacing.reads == 1  # nothing new
+        games.playing()  # a new status: read at once
+        playing = reader()
+        assert (reader.spacing.reads, playing.status) == (2, "playing")
+        played.append(game)  # a game finished: within 10 x 1 s, not read
+        assert reader() is playing and reader.spacing.reads == 2
+        clock.now += 10
+        fresh = reader()
+        assert reader.spacing.reads == 3 and fresh.done == 1
+        assert '<span id="done">1</span>' in fresh.panels
 
     trio.run(main)
