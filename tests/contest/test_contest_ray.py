@@ -1,7 +1,9 @@
 """``craits contest serve --ray``: the ladder's tables played by actors on a real Ray cluster.
 
 The slow test runs ``ray start --head`` (``tests/ray/cluster``) and the service as a user would
-type it, with two actors: three sandboxed versions play tables of three; both actors' tables
+type it, with two actors: three sandboxed versions play tables of three; the organiser watches
+a game while an actor plays it (every card, asked of the actor) and a spectator the same game
+(public events only), both checked against the recorded game; both actors' tables
 are half played when one actor's process is killed with SIGKILL; the service replays that
 table's missing seatings on a new actor and plays on. Every game is recorded once, by the
 service, every table ends whole, and the versions' files reached the node through Ray's object
@@ -19,19 +21,28 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from craits.contest.archive import ArchiveLimits
 from craits.contest.client import pack_directory
+from craits.contest.ladderstore import game_replay
+from craits.contest.live import SPECTATOR
+from craits.contest.organiser import new_organiser_token
 from craits.contest.rayactor import ContestTables, cached_bot
 from craits.contest.store import ContestStore, NewVersion
 from craits.contest.uploads import tree_hash
 from craits.contest.versions import VersionState
+from craits.contest.web.signin import COOKIE
+from craits.engine import Rules
+from craits.tournament.store.game_records import rebuild
+from craits.tournament.store.record_codec import decode
 from tests.ray.cluster import RayCluster, session
 
 from .processes import read_store, serve, until
 from .server import make_contest
 from .uploaded import bot_directory, wrapped
+from .web.test_organiser_workers import read_events
 
 SEATS = 3
 """Tables of three: three seatings a table, so a kill can fall between two of them."""
@@ -71,6 +82,41 @@ def _actors(cluster: RayCluster) -> list[int]:
     return found
 
 
+Steps = list[dict[str, Any]]
+
+
+def _watch_a_game(url: str, organiser: dict[str, str]) -> tuple[Steps, Steps, int]:
+    """A game an actor plays, caught while played: the organiser's whole steps (asked of the
+    actor once the organiser looks), then the spectators' steps of the same game; and the id
+    the game was recorded as."""
+    with httpx.Client(base_url=url, timeout=60, cookies=organiser) as boss, \
+            httpx.Client(base_url=url, timeout=60) as anyone:
+        for _ in range(100):
+            listing = until(lambda: 'href="/organiser/live/' in (t := boss.get("/organiser").text)
+                            and t, 120, "a live game listed for the organiser")
+            key = listing.split('href="/organiser/live/')[1].split('"')[0]
+            status, whole, game = read_events(boss, f"/organiser/live/{key}/events")
+            if status == 200 and game is not None:
+                status, public, same = read_events(anyone, f"/live/{key}/events")
+                assert status == 200 and same == game
+                return whole, public, game
+    raise AssertionError("no game of the actors' was caught while played")
+
+
+def _check_watched(contest: Path, whole: Steps, public: Steps, game: int) -> None:
+    """The organiser saw every event of the recorded game, spectators only the public ones."""
+    store = ContestStore.open(contest / "contest.db")
+    replay = game_replay(store, game)
+    store.close()
+    assert replay is not None
+    full = rebuild(Rules.from_json(replay.rules_json), SEATS, replay.seed,
+                   decode(replay.record)).game.events
+    assert [e for step in whole for e in step["events"]] == [e.to_dict() for e in full]
+    assert any(e.private and e.cards for e in full)  # hands and draws: whole steps carry them
+    assert [e for step in public for e in step["events"]] == [
+        e.seen_by(SPECTATOR).to_dict() for e in full]
+
+
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[tuple[RayCluster, Path]]:
     """A one-node cluster whose temporary directory (the node's cache) is the test's own."""
@@ -97,10 +143,13 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
     store = ContestStore.open(contest / "contest.db")
     digests = {_version(contest, store, n, bot)
                for n, bot in ((1, "greedy"), (2, "lowcard"), (3, "random"))}
+
+    organiser = {COOKIE: new_organiser_token(store)}
     store.close()
 
     with serve(contest, "--ray", head.address, "--workers", "2") as server:
         actors = until(lambda: (a := _actors(head)) and len(a) == 2 and a, 120, "two actors")
+        watched = _watch_a_game(server.url, organiser)
 
         def two_tables_half_played() -> bool:
             playing = _tables(contest, "playing")
@@ -131,6 +180,7 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
     seated = {v for (versions,) in _read(contest, "SELECT versions FROM ladder_tables")
               for v in json.loads(versions)}
     assert seated == {1, 2, 3}
+    _check_watched(contest, *watched)
     cache = node_tmp / f"craits-bots-{os.getuid()}"
     assert {p.name for p in cache.iterdir() if not p.name.startswith(".")} == digests
     assert all(tree_hash(cache / d)[2] == d for d in digests)
