@@ -10,6 +10,8 @@ and what the service makes of it (``tableworker_pool.relay``), on real games of 
 
 from __future__ import annotations
 
+import pickle
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -155,3 +157,11 @@ def test_the_organiser_looking_asks_the_players_of_workers_games() -> None:
         assert live.whole.playing["5-1"].steps[0].text == step.text
 
     trio.run(main)
+
+
+def test_a_step_pickles_to_an_equal_step() -> None:
+    step = Steps(SEATS).next(Game.new(Rules(), 2, 6))
+    assert step is not None
+    stamped = replace(step, at=2.5)
+    assert pickle.loads(pickle.dumps(stamped)) == stamped
+    assert pickle.loads(pickle.dumps(stamped)).text == step.text

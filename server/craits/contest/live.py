@@ -58,6 +58,12 @@ class Step:
     """When the service got it (``trio.current_time()``, stamped by ``LiveGame.add``): with a
     live delay (``[web] live_delay_s``) spectators are shown it once it is that old."""
 
+    def __reduce__(self) -> tuple[type[Step], tuple[Any, ...]]:
+        """Pickled as a call of the constructor: a table worker sends the service every step,
+        and the dataclass's own pickling of a frozen class with slots (a ``__setstate__`` that
+        reads ``fields()`` for each step) took twice as long to load, in the web process."""
+        return (Step, (self.index, self.events, self.lines, self.text, self.at))
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form the stream sends (read back from ``text`` once it is made)."""
         if self.text:
