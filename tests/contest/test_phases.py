@@ -6,12 +6,16 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar, TypeVarTuple
 
 import pytest
 import trio
+import trio.testing
 
 from craits.contest.ladder import Ladder
+from craits.contest.ladderstore import LadderTable
 from craits.contest.phases import PhaseError, finals_of, finals_turn, phase_now, set_phase
 from craits.contest.results import export_results
 from craits.contest.service import open_contest
@@ -22,6 +26,9 @@ from craits.contest.versions import VersionState
 from .processes import craits
 from .server import Clock, make_contest
 from .uploaded import add_version, wrapped
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 OPEN, FREEZE, FINALS = (dt.datetime(2030, 5, d, tzinfo=dt.UTC).timestamp() for d in (1, 2, 3))
 DATES = ('phases.open = 2030-05-01T00:00:00Z\nphases.freeze = 2030-05-02T00:00:00Z\n'
@@ -106,6 +113,54 @@ def test_dates_command_finals_and_export(tmp_path: Path) -> None:
     html = (out / "results.html").read_text()
     assert "final results" in html
     assert html.index("bob") < html.index("ann") < html.index("cid")
+    store.close()
+
+
+def test_a_done_contests_ladder_stops_and_reads_no_games(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the finals are done the ladder claims nothing and refits nothing more: ten
+    virtual minutes of it after the step that declares them done read no game (it used to
+    ask for a refit and a table every second)."""
+    contest = tmp_path / "cup"
+    make_contest(contest, DATES, names=("ann", "bob"))
+    clock = Clock(OPEN + 60)
+    run = open_contest(contest, clock)
+    config, store = run.config, run.store
+    ids = [add_version(contest, store, c, wrapped(k)).id for c, k in ((1, "greedy"),
+                                                                       (2, "lowcard"))]
+    for v in ids:
+        store.set_state(v, VersionState.RATED, clock())
+    for _ in range(2):
+        _table(store, ids, ids[0])
+    ladder = Ladder(ContestRun(contest, config, store, clock), seed=1)
+    trio_refresh(ladder)
+    set_phase(config, store, "finals", clock())
+    for _ in range(2):  # each finalist's 2 deal sets: the next step declares the finals done
+        _table(store, ids, ids[1])
+    reads: list[float] = []
+    claims: list[float] = []
+
+    async def counted(fn: Callable[[*Ts], T], /, *args: *Ts) -> T:
+        reads.append(trio.current_time())
+        return fn(*args)
+
+    def claim() -> LadderTable | None:
+        claims.append(trio.current_time())
+        return Ladder.claim(ladder)
+
+    ladder.refitter.offload = counted
+    monkeypatch.setattr(ladder, "claim", claim)
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ladder.run)
+            await trio.sleep(600)
+            nursery.cancel_scope.cancel()
+
+    trio.run(serve, clock=trio.testing.MockClock(autojump_threshold=0))
+    assert phase_now(config, store, clock()) == "done"
+    assert [r["version_id"] for r in store.standings()] == [ids[1], ids[0]]  # the finals' board
+    assert claims == [0.0] and reads and set(reads) == {0.0}
     store.close()
 
 

@@ -27,6 +27,10 @@ playing: a new worker replays
 the table's missing seatings (``WORKER_DEATHS`` deaths at one table void it instead, so a table
 that kills its workers cannot stop the ladder).
 
+Once the finals are done the ladder claims no more tables and stops looking (the tables still
+in flight end, and the board is refitted after them); a phase that never moves back needs no
+polling.
+
 A version that faults too often (``[ladder] fault_percent`` of its last ``fault_window`` games)
 is suspended with the reason, and one that cannot even start in a table is suspended at once;
 both stop playing, and their owner sees why.
@@ -60,7 +64,7 @@ from .ladderstore import (
 from .live import LiveGames
 from .matchmaking import MatchConfig, Matchmaker
 from .matchmaking import Version as Candidate
-from .phases import deal_sets_played, finals_games, finals_of, finals_turn
+from .phases import deal_sets_played, finals_games, finals_of, finals_turn, phase_now
 from .prune import prune_archives
 from .raytables import open_ray_players
 from .refit import Refitter
@@ -141,13 +145,16 @@ class Ladder:
             self.prune()
             while True:
                 player = await free.receive()
-                if finals_of(self.store) is not None:
+                if finals_of(self.store) is not None and self.refitter.behind():
                     # The finals' board is current before they may be declared done (the
-                    # results are that board); few games, each refit reads only new ones.
+                    # results are that board); refitted only when a table ended or the
+                    # finalists changed since the last refit, so an idle ladder reads nothing.
                     await self.refresh()
                 claimed = self.claim()
                 if claimed is None:
                     free_in.send_nowait(player)
+                    if phase_now(self.contest.config, self.store, self.contest.clock()) == "done":
+                        break  # never moves back: nothing to claim ever again (module doc)
                     await trio.sleep(POLL_S)
                 else:
                     self._start(nursery, player, free_in, claimed)
