@@ -103,7 +103,8 @@ def start_serve(tmp_path: Path) -> Iterator[Callable[..., Run]]:
         runs.append(run)
         assert proc.stderr is not None
         threading.Thread(target=run.err.extend, args=(proc.stderr,), daemon=True).start()
-        wait_until(lambda: run.said("web pages: ") or proc.poll() is not None)
+        wait_until(lambda: len([line for line in run.err if TOKEN.search(line)]) == 2
+                   or proc.poll() is not None)  # the pages' address comes first
         [line] = [line for line in run.err if line.startswith("web pages: ")]
         run.url = line.removeprefix("web pages: ").strip().rstrip("/")
         return run
@@ -201,6 +202,8 @@ def test_pages_while_remote_bots_play(start_serve: Callable[..., Run], tmp_path:
                     bodies[key].append(response.text)
         whole = client.get("/games/0").text
         wait_until(lambda: run.said("the last game is over; the pages stay up until Ctrl-C"))
+        for bot in run.bots:  # the referee has let them go: only the pages stay
+            assert bot.wait(timeout=30) == 0
         results.join(timeout=30)  # it has sent the finished results: read them again
         final = client.get("/standings.json").json()
         page = client.get("/").text
@@ -278,7 +281,8 @@ def test_a_busy_web_port_stops_serve_before_any_bot_is_awaited(
     captured = capsys.readouterr()
     assert code == 2 and captured.out == "" and "Traceback" not in captured.err
     assert f"craits: error: cannot serve the pages on 127.0.0.1:{port}" in captured.err
-    assert "no game was played" in captured.err and "connected:" not in captured.err
+    assert "no game was played" in captured.err
+    assert "bot a:" not in captured.err  # stopped before the referee listened
 
 
 def test_web_linger_needs_web(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,8 +7,9 @@ seats between games.
 With ``--web [HOST:]PORT`` the run's pages (``craits.contest.web.serve``: the results so far,
 the live games, each finished game's viewer) are served beside the referee in its own trio run,
 by the tournament's ``serving`` (``tournament_web``): bound, and their address printed on
-stderr, before any bot is waited for, so a busy port stops the command before anything is
-played; they stop with the games, unless ``--web-linger`` keeps them up until Ctrl-C.
+stderr, before the referee listens, so a busy port stops the command before anything is
+played; they stop with the games, unless ``--web-linger`` keeps them up until Ctrl-C (the
+referee closed meanwhile, so the bots are let go when the last game ends, as without pages).
 """
 
 from __future__ import annotations
@@ -173,11 +174,11 @@ async def _serve(
     key = run_key(args.seed)
     pages = None if args.web is None else ServedGames(
         tuple(name for name, _ in bots), args.games, args.seed is not None, finished)
-    async with open_referee(args.host, args.port, tls=args.tls) as referee:
-        entries = [referee.hub.issue_token(name, token) for name, token in bots]
-        _announce(referee, entries)
-        async with (contextlib.nullcontext() if pages is None else serving(
-                WebRun(args.web, args.web_linger, ""), serve_app(pages), say, "the last game")):
+    async with (contextlib.nullcontext() if pages is None else serving(
+            WebRun(args.web, args.web_linger, ""), serve_app(pages), say, "the last game")):
+        async with open_referee(args.host, args.port, tls=args.tls) as referee:
+            entries = [referee.hub.issue_token(name, token) for name, token in bots]
+            _announce(referee, entries)
             for entry in entries:
                 if not await referee.hub.wait_connected(entry, args.connect_timeout):
                     raise _NotConnected
@@ -195,8 +196,8 @@ async def _serve(
                     pages.ended(g)
                 if not args.json:
                     _print_result(finished[-1], first=g == 0)
-            if pages is not None:
-                pages.finished()
+        if pages is not None:  # the referee is closed: the bots are let go, the pages stay
+            pages.finished()
 
 
 def _print_result(result: PlayedGame, first: bool) -> None:
