@@ -34,6 +34,7 @@ import socket
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from functools import partial
@@ -51,7 +52,7 @@ from craits.tournament.store.game_records import FinishedGame
 
 from .archive import ArchiveLimits, remove_tree, unpack
 from .dealsets import Setting
-from .tableworker import SentFeed, TableOrder, play_seatings
+from .tableworker import BATCH_S, SentFeed, TableOrder, play_seatings
 from .uploads import tree_hash
 
 STOP_WAIT_S: Final = 10.0
@@ -67,12 +68,16 @@ class Outbox:
     def send(self, message: Any) -> None:
         self._queue.put(message)
 
-    def take(self, wait_s: float) -> list[tuple[Any, ...]]:
-        """Every message waiting, after up to ``wait_s`` seconds for the first."""
+    def take(self, wait_s: float, linger_s: float = BATCH_S) -> list[tuple[Any, ...]]:
+        """Every message waiting, after up to ``wait_s`` seconds for the first and
+        ``linger_s`` more for those that follow it (a game in play makes a step every few
+        milliseconds: a call for each would cost the service more than the steps, as a
+        worker's message for each did: ``tableworker.Batched``)."""
         try:
             taken = [self._queue.get(timeout=wait_s)]
         except queue.Empty:
             return []
+        time.sleep(linger_s)
         with suppress(queue.Empty):
             while True:
                 taken.append(self._queue.get_nowait())
