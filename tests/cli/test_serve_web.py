@@ -227,7 +227,7 @@ def test_pages_while_remote_bots_play(start_serve: Callable[..., Run], tmp_path:
         assert [line for line in lines if line.startswith("event: end")] == ["event: end"]
         forms = hidden_forms(full, seats)
         assert len(forms) > 10  # the deals and the draws of a whole game
-        assert leaks(["\n".join(lines), *bodies[key]], forms) == []  # stream, pages meanwhile
+        assert leaks(["\n".join(lines), *bodies[key], *panels], forms) == []  # streams, pages
         assert any("Being played" in body for body in bodies[key])  # read while played
         if key == "0":
             assert leaks([whole], forms)  # once over, the game's page shows the whole hands
