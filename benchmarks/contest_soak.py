@@ -24,7 +24,7 @@ Where the memory goes: the service runs under a small probe (this script, run as
 which reports what ``VmRSS`` alone cannot say: glibc malloc's bytes in use and free
 (``mallinfo2``: free bytes that stay resident are fragmentation, not data), SQLite's own
 allocations (``sqlite3_memory_used``: page caches and statements), the rest ("other": Python's
-own arenas, code, stacks), what the live feed keeps and the games the matchmaker remembers
+own arenas, code, stacks), what the live feed keeps and the tables the matchmaker keeps
 (found among the collector's objects), the objects the garbage collector tracks, by type,
 threads and open files; the parent reads ``RssAnon`` beside ``VmRSS`` (heap and stacks without
 the code and file pages a process touches for the first time). With ``--tracemalloc FRAMES`` it
@@ -87,7 +87,7 @@ WORKER = ["-m", "craits.contest.tableworker"]
 """How the service starts a table worker (``tableworker_pool``): after ``python``."""
 WEEK_H = 24 * 7
 COUNTS = ("objects", "live_games", "live_ended", "live_steps", "live_text",
-          "matchmaker_seen")
+          "matchmaker_ledger")
 """The probe's figures that are counts, not bytes."""
 _PREFIX = re.compile(r"/\S*/(site-packages|server|lib/python3\.\d+)/")
 
@@ -189,11 +189,11 @@ def held(objects: list[Any]) -> dict[str, int]:
     (those made after the referee's ``gc.freeze``, which hides older ones from
     ``gc.get_objects``): the live feed's games and their steps (``contest.live.LiveGame``:
     the public ones, being played or ended and kept, and the organiser's whole ones being
-    played) and the games the matchmaker remembers having seen
-    (``contest.matchmaking.Matchmaker``). Read from this thread while the service's thread
-    changes them: a failed read is skipped."""
+    played) and the tables the matchmaker keeps in its ledger (``contest.matchmaking.
+    Matchmaker``: those of its rate window; the games it has seen are one number now). Read
+    from this thread while the service's thread changes them: a failed read is skipped."""
     found = dict.fromkeys(("live_games", "live_ended", "live_steps", "live_text",
-                           "matchmaker_seen"), 0)
+                           "matchmaker_ledger"), 0)
     for holder in objects:
         kind = type(holder).__name__
         try:
@@ -205,7 +205,7 @@ def held(objects: list[Any]) -> dict[str, int]:
                     found["live_ended"] += 1
                     found["live_text"] += sum(len(step.text) for step in steps)
             elif kind == "Matchmaker":
-                found["matchmaker_seen"] += len(holder._seen)
+                found["matchmaker_ledger"] += len(holder._ledger)
         except (RuntimeError, AttributeError):
             continue
     return found
