@@ -170,6 +170,8 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
                                       "a new actor in the dead one's place")
         after = _read(contest, "SELECT table_id, rotation, game_id FROM games")
         assert set(before) <= set(after)
+        server.process.terminate()  # as Ctrl-C, also with Ray's SIGTERM handler (-6 once)
+        assert server.process.wait(timeout=60) == 130, server.stderr[-5:]
 
     games = _read(contest, "SELECT table_id, rotation, game_id FROM games")
     keys = [(t, r) for t, r, _ in games]

@@ -24,7 +24,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import logging
+import signal
 import socket
+import threading
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -131,6 +133,17 @@ def _cluster_errors_to_stderr() -> None:
 
     to_stderr.craits_stderr = True  # type: ignore[attr-defined]
     worker.print_to_stdstream = to_stderr
+
+
+def keep_sigterm(handler: Any) -> None:
+    """Put back ``handler`` (``signal.getsignal`` before ``connect``) for SIGTERM, from the
+    main thread. Joining a cluster installs abseil's failure handler for SIGTERM (Ray's
+    ``logging.cc``), which prints a stack and arms a 3-second alarm that aborts the process
+    (SIGABRT) however its shutdown goes: a service stopping its actors and their bots takes
+    longer, so ``kill`` ended ``craits contest serve --ray`` with status -6. Python's own
+    handler (``craits.cli.main``'s: SIGTERM relayed as Ctrl-C) is put back in its place."""
+    if handler is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
 
 
 def disconnect() -> None:
