@@ -8,7 +8,8 @@ are half played when one actor's process is killed with SIGKILL; the service rep
 table's missing seatings on a new actor and plays on. Every game is recorded once, by the
 service, every table ends whole, and the versions' files reached the node through Ray's object
 store (the node's cache holds each by its content hash). The fast tests check the node's side
-alone: the cache by content hash, and the refusal of a node that cannot sandbox.
+alone: the cache by content hash (kept while its versions play there), and the refusal of a
+node that cannot sandbox.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from craits.contest.client import pack_directory
 from craits.contest.ladderstore import game_replay
 from craits.contest.live import SPECTATOR
 from craits.contest.organiser import new_organiser_token
-from craits.contest.rayactor import ContestTables, cached_bot
+from craits.contest.rayactor import CACHE_KEEP_S, ContestTables, cached_bots
 from craits.contest.store import ContestStore, NewVersion
 from craits.contest.uploads import tree_hash
 from craits.contest.versions import VersionState
@@ -188,7 +189,8 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
     assert all(tree_hash(cache / d)[2] == d for d in digests)
 
 
-def test_the_node_cache_keeps_each_version_by_its_checked_content_hash(tmp_path: Path) -> None:
+def test_the_node_cache_keeps_each_version_by_its_checked_content_hash_while_it_plays(
+        tmp_path: Path) -> None:
     source = bot_directory(tmp_path / "bot", wrapped("random"))
     (source / "__pycache__").mkdir()  # a cache is part of a stored tree: shipped too
     (source / "__pycache__" / "bot.pyc").write_bytes(b"\x00compiled")
@@ -202,14 +204,21 @@ def test_the_node_cache_keeps_each_version_by_its_checked_content_hash(tmp_path:
 
     root = tmp_path / "cache"
     root.mkdir()
-    found = cached_bot(root, digest, fetch, ArchiveLimits())
+    stale = root / ("f" * 64)  # a version last seated long ago
+    stale.mkdir()
+    os.utime(stale, (0.0, 0.0))
+    now = 1_900_000_000.0
+    found = cached_bots(root, {digest: fetch}, ArchiveLimits(), now)[digest]
     assert found == root / digest and tree_hash(found)[2] == digest
-    assert cached_bot(root, digest, fetch, ArchiveLimits()) == found
+    assert not stale.exists()  # not seated here for over CACHE_KEEP_S
+    later = now + CACHE_KEEP_S - 1
+    assert cached_bots(root, {digest: fetch}, ArchiveLimits(), later) == {digest: found}
     assert fetched == [digest]  # fetched once, then kept
     with pytest.raises(RuntimeError, match="do not have its content hash"):
-        cached_bot(root, "0" * 64, lambda: pack_directory(source), ArchiveLimits())
-    assert not (root / ("0" * 64)).exists()
-    assert [p.name for p in root.iterdir()] == [digest]  # nothing half made left
+        cached_bots(root, {"0" * 64: lambda: pack_directory(source)}, ArchiveLimits(), later)
+    assert sorted(p.name for p in root.iterdir()) == [".lock", digest]  # nothing half made
+    cached_bots(root, {}, ArchiveLimits(), later + CACHE_KEEP_S + 1)
+    assert sorted(p.name for p in root.iterdir()) == [".lock"]  # no longer seated: removed
 
 
 def test_a_node_without_bubblewrap_is_refused(tmp_path: Path,

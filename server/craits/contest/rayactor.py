@@ -13,8 +13,9 @@ differs is what a node lacks:
   batch at a time;
 - the bots' files: each version comes as its packed tree through Ray's object store
   (``raytables.Shipper``), is unpacked with the uploads' own rules (``archive.unpack``) and
-  kept by its content hash in this node's cache (``cached_bot``), so a node fetches each
-  version once; a tree whose hash differs from its name is refused;
+  kept by its content hash in this node's cache (``cached_bots``), so a node fetches each
+  version once, until it has not played there for a day; a tree whose hash differs from its
+  name is refused;
 - bubblewrap: a node without it could not sandbox the bots, so ``ready`` says so and the
   service refuses that node rather than play there unsandboxed.
 
@@ -28,6 +29,7 @@ service replays the table's missing seatings on a new actor.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import os
 import queue
 import socket
@@ -57,6 +59,9 @@ from .uploads import tree_hash
 
 STOP_WAIT_S: Final = 10.0
 """How long ``stop`` waits for the table's bots to stop."""
+CACHE_KEEP_S: Final = 24 * 3600.0
+"""A version's files stay in a node's cache this long after a table of this node last seated
+it (``cached_bots``)."""
 
 
 class Outbox:
@@ -125,6 +130,26 @@ def cached_bot(root: Path, digest: str, fetch: Callable[[], bytes],
     return final
 
 
+def cached_bots(root: Path, wanted: Mapping[str, Callable[[], bytes]], limits: ArchiveLimits,
+                now: float) -> dict[str, Path]:
+    """The directories of the ``wanted`` versions (content hash: how to fetch its files), each
+    from the cache or fetched into it (``cached_bot``) and marked used at ``now``; then every
+    version not used for ``CACHE_KEEP_S`` is removed from the cache, so a node of a contest of
+    weeks keeps only the versions that still play. The actors of a node take turns (a lock
+    file), so none removes a version another has just found: a version found was marked used,
+    and a table lasts far less than ``CACHE_KEEP_S``."""
+    with (root / ".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = {digest: cached_bot(root, digest, fetch, limits)
+                 for digest, fetch in wanted.items()}
+        for path in found.values():
+            os.utime(path, (now, now))
+        for path in root.iterdir():
+            if path.name != ".lock" and path.lstat().st_mtime < now - CACHE_KEEP_S:
+                remove_tree(path)  # a version that no longer plays, or a killed unpacking
+    return found
+
+
 def node_log_dir(wanted: Path) -> Path:
     """Where the table's bot logs go on this node: the service's log directory when this node
     sees it (the same machine, or a shared filesystem), else this node's temporary
@@ -171,11 +196,11 @@ class ContestTables:
     def start(self, order: TableOrder, setting: Setting, packed: Mapping[str, Any]) -> None:
         """Start playing ``order``'s seatings; its versions' files are fetched first (those
         not in this node's cache) from ``packed``, by content hash."""
-        root = cache_root()
-        entrants = tuple(dataclasses.replace(
-            e, directory=cached_bot(root, e.directory.name,
-                                    partial(_fetched, packed[e.directory.name]), self._limits))
-            for e in order.entrants)
+        bots = cached_bots(cache_root(), {e.directory.name: partial(_fetched,
+                                                                     packed[e.directory.name])
+                                          for e in order.entrants}, self._limits, time.time())
+        entrants = tuple(dataclasses.replace(e, directory=bots[e.directory.name])
+                         for e in order.entrants)
         here = dataclasses.replace(order, entrants=entrants,
                                    log_dir=node_log_dir(order.log_dir))
         self._outbox = Outbox()
