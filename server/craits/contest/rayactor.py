@@ -186,7 +186,7 @@ class ContestTables:
         self._stopped = False
 
     def ready(self) -> str | None:
-        """Why this node cannot play a contest's tables (with its address), or None."""
+        """Why this node cannot play a contest's tables (naming its host), or None."""
         missing = sandbox.missing_tools()
         if missing is None:
             return None
