@@ -24,16 +24,18 @@ Where the memory goes: the service runs under a small probe (this script, run as
 which reports what ``VmRSS`` alone cannot say: glibc malloc's bytes in use and free
 (``mallinfo2``: free bytes that stay resident are fragmentation, not data), SQLite's own
 allocations (``sqlite3_memory_used``: page caches and statements), the rest ("other": Python's
-own arenas, code, stacks), what the live feed keeps and the tables the matchmaker keeps
-(found among the collector's objects), the objects the garbage collector tracks, by type,
-threads and open files; the parent reads ``RssAnon`` beside ``VmRSS`` (heap and stacks without
-the code and file pages a process touches for the first time). With ``--tracemalloc FRAMES`` it
-also traces Python's allocations and dumps a snapshot every ``--snapshot-every`` seconds; the
-summary then prints the allocation sites (file:line) that grew most between the warm-up mark and
-the end, each with its growth in the first and the second half of that span: a site that grows
-in both halves by the same amount grows without bound, one that grew only in the first was a
-cache filling. ``--trim`` has the probe call ``malloc_trim(0)`` before each sample (what of the
-RSS is free memory malloc kept); ``--arenas N`` runs the service with ``MALLOC_ARENA_MAX=N``.
+own arenas, code, stacks; ``blocks``: the small blocks Python's allocator has handed out, so
+that arenas growing with a flat count are fragmentation), what the live feed keeps and the
+tables the matchmaker keeps (found among the collector's objects), the objects the garbage
+collector tracks, by type, threads and open files; the parent reads ``RssAnon`` beside ``VmRSS``
+(heap and stacks without the code and file pages a process touches for the first time). With
+``--tracemalloc FRAMES`` it also traces Python's allocations and dumps a snapshot every
+``--snapshot-every`` seconds; the summary then prints the allocation sites (file:line) that grew
+most between the warm-up mark and the end, each with its growth in the first and the second half
+of that span: a site that grows in both halves by the same amount grows without bound, one that
+grew only in the first was a cache filling. ``--trim`` has the probe call ``malloc_trim(0)``
+before each sample (what of the RSS is free memory malloc kept); ``--arenas N`` runs the service
+with ``MALLOC_ARENA_MAX=N``.
 With ``--probe-workers`` each table worker the service starts runs under the probe too (the
 probe swaps ``subprocess.Popen`` in the service for one that starts ``-m
 craits.contest.tableworker`` through this script; nothing in the service knows), with the same
@@ -86,7 +88,7 @@ PROBE = "_probe"
 WORKER = ["-m", "craits.contest.tableworker"]
 """How the service starts a table worker (``tableworker_pool``): after ``python``."""
 WEEK_H = 24 * 7
-COUNTS = ("objects", "live_games", "live_ended", "live_steps", "live_text",
+COUNTS = ("objects", "blocks", "live_games", "live_ended", "live_steps", "live_text",
           "matchmaker_ledger")
 """The probe's figures that are counts, not bytes."""
 _PREFIX = re.compile(r"/\S*/(site-packages|server|lib/python3\.\d+)/")
@@ -161,6 +163,7 @@ def _sample_loop(settings: dict[str, Any]) -> None:
                    sqlite=sqlite.sqlite3_memory_used(),
                    sqlite_peak=sqlite.sqlite3_memory_highwater(0),
                    objects=len(objects := gc.get_objects()) + gc.get_freeze_count(),
+                   blocks=sys.getallocatedblocks(),
                    threads=len(os.listdir("/proc/self/task")),
                    fds=len(os.listdir("/proc/self/fd")))
         row["other"] = row["rss_kib"] * 1024 - row["malloc_used"] - info.fordblks
