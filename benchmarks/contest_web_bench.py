@@ -497,7 +497,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--poll-ms", default="1000-2000",
                         help="a poller's pause before each request, LO-HI ms (uniform)")
-    parser.add_argument("--bots", type=int, default=3, help="contestants (random bots)")
+    parser.add_argument("--bots", type=int, default=3,
+                        help="contestants (random bots); 0: the pages alone, no games")
     parser.add_argument("--serve-args", default="--workers 2",
                         help="more arguments for craits contest serve")
     parser.add_argument("--nice", type=int, default=10, help="the readers' niceness")
@@ -542,7 +543,8 @@ def main() -> None:
         try:
             for entrant in entrants:
                 setup.submit(service.url, entrant)
-            setup.wait_for_games(contest, 10, service)
+            if entrants:  # --bots 0: the pages alone, no game played
+                setup.wait_for_games(contest, 10, service)
             print(f"serving at {service.url}; games recorded before the first window: "
                   f"{setup.games(contest)}", flush=True)
             options = Options(args.seconds, int(lo_ms), int(hi_ms or lo_ms), not args.no_etag,
