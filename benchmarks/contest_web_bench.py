@@ -298,6 +298,8 @@ class Window:
     readers_cpu_s: float
     rss_mb: float
     workers_rss_mb: float
+    web_nice: int | None = None
+    """The web process's niceness in this window, if set (``--loads P/W@N``)."""
 
     @property
     def games_per_s(self) -> float:
@@ -330,9 +332,12 @@ class Options:
 
 
 def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
-           options: Options) -> Window:
-    """``seconds`` of the service with ``pollers`` and ``watchers`` reading it."""
+           options: Options, web_nice: int | None = None) -> Window:
+    """``seconds`` of the service with ``pollers`` and ``watchers`` reading it; with
+    ``web_nice``, the web process's threads at that niceness meanwhile (not its children)."""
     url, seconds = service.url, options.seconds
+    if web_nice is not None:
+        renice(service.pid, web_nice)
     nice = ["nice", "-n", str(options.nice)]
     games0, web0 = setup.games(contest), setup.cpu_s(service.pid)
     workers0 = workers_cpu(service.pid)
@@ -379,13 +384,22 @@ def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     children_cpu = (children.ru_utime - children0.ru_utime) + (children.ru_stime
                                                                - children0.ru_stime)
+    if web_nice is not None:
+        renice(service.pid, 0)
     helpers, _ = setup.below(service.pid)
     workers = workers_cpu(service.pid)
     return Window(pollers, watchers, elapsed, setup.games(contest) - games0, polls, tally,
                   lags(contest, tally.ends), probed["ms"], setup.cpu_s(service.pid) - web0,
                   sum(cpu - workers0.get(pid, 0.0) for pid, cpu in workers.items()),
                   children_cpu - probed["cpu_s"], setup.rss_kib(service.pid) / 1024,
-                  sum(setup.rss_kib(p) for p in helpers) / 1024)
+                  sum(setup.rss_kib(p) for p in helpers) / 1024, web_nice)
+
+
+def renice(pid: int, niceness: int) -> None:
+    """Every thread of ``pid`` at ``niceness`` (Linux's niceness is a thread's)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            os.setpriority(os.PRIO_PROCESS, int(task.name), niceness)
 
 
 def workers_cpu(pid: int) -> dict[int, float]:
@@ -454,7 +468,9 @@ def report(load: Window, before: Window, after: Window) -> str:
     quiet_cpu = (before.web_cpu_s / before.seconds + after.web_cpu_s / after.seconds) / 2
     ratio = load.games_per_s / quiet if quiet else math.nan
     p, t = load.polls, load.tally
-    return (f"{load.pollers:>4}/{load.watchers:<3} {load.games_per_s:5.2f} ({quiet:4.2f}) "
+    label = f"{load.pollers}/{load.watchers}" + (
+        "" if load.web_nice is None else f"@{load.web_nice}")
+    return (f"{label:>9} {load.games_per_s:5.2f} ({quiet:4.2f}) "
             f"{ratio:5.0%} | {p.get('requests', 0):5d} {p.get('not_modified', 0):5d} "
             f"{p.get('p50_ms', math.nan):6.1f} {p.get('p99_ms', math.nan):7.1f} | "
             f"{quantile(t.list_ms, 0.5):6.1f} {quantile(t.list_ms, 0.99):7.1f} | "
@@ -481,18 +497,21 @@ HEADER = ("load: pollers/watchers | games/s (quiet around) ratio | polls: reques
           "table workers (quiet before) | RSS MB: web, table workers")
 
 
-def parse_loads(text: str) -> list[tuple[int, int]]:
+def parse_loads(text: str) -> list[tuple[int, int, int | None]]:
+    """``P/W`` or ``P/W@N`` (the web process at niceness N during that load) for each load."""
     loads = []
     for part in text.split(","):
-        pollers, _, watchers = part.partition("/")
-        loads.append((int(pollers), int(watchers or 0)))
+        counts, _, niceness = part.partition("@")
+        pollers, _, watchers = counts.partition("/")
+        loads.append((int(pollers), int(watchers or 0), int(niceness) if niceness else None))
     return loads
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--loads", default="200/50",
-                        help="comma-separated POLLERS/WATCHERS, one load window each")
+                        help="comma-separated POLLERS/WATCHERS[@NICE], one load window each "
+                        "(@NICE: the web process's niceness during that window)")
     parser.add_argument("--seconds", type=float, default=30.0, help="each window's length")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--poll-ms", default="1000-2000",
@@ -556,8 +575,8 @@ def main() -> None:
             quiet_rates.append(last.games_per_s)
             print(HEADER, flush=True)
             for _ in range(args.repeats):
-                for pollers, watchers in parse_loads(args.loads):
-                    load = window(service, contest, pollers, watchers, options)
+                for pollers, watchers, web_nice in parse_loads(args.loads):
+                    load = window(service, contest, pollers, watchers, options, web_nice)
                     after = window(service, contest, 0, 0, options)
                     quiet_rates.append(after.games_per_s)
                     rss += [load.rss_mb, after.rss_mb]
