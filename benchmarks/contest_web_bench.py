@@ -5,7 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/contest_web_bench.py [--loads 200/50] [--seconds 30]
         [--repeats 3] [--poll-ms 1000-2000] [--bots 3] [--serve-args "--workers 2"]
-        [--nice 10] [--no-etag] [--python-pollers]
+        [--nice 10] [--no-etag] [--python-pollers] [--watcher-pause-s 0]
     .venv/bin/python benchmarks/contest_web_bench.py --step-cost GAMES
 
 The service is the real one, as an organiser runs it (``contest_setup``: ``craits contest
@@ -34,8 +34,11 @@ The readers, each kind in processes of their own, none in this one:
   that fails the pollers run in Python, with a note (``--python-pollers`` forces that);
 - **watchers** (one Python process, trio and httpx): each fetches ``/live``, follows the
   newest game listed (the one that started last) over its stream (``/live/KEY/events``) to its
-  end, then again. A watcher's *lag* is the time from the game's recording in the table worker
-  (the store's ``finished``, wall clock) to the ``end`` event reaching the watcher: the relay
+  end, then again (at once; with ``--watcher-pause-s S`` after a pause drawn from 0..S, a
+  person reading the result: at once, all 50 switch games at the same instant, a herd of list
+  fetches and new streams that each get the game so far). A watcher's *lag* is the time from
+  the game's recording in the table worker (the store's ``finished``, wall clock) to the
+  ``end`` event reaching the watcher: the relay
   worker -> web process -> paced stream -> reader, which is how late the TV is;
 - **the probe**: one more poller alone in a process of its own, every 0.1 s, in every window,
   quiet ones too: the server's latency without any load, and with it.
@@ -174,7 +177,7 @@ class Tally:
     cpu_s: float = 0.0
 
 
-async def watcher(client: httpx.AsyncClient, tally: Tally) -> None:
+async def watcher(client: httpx.AsyncClient, tally: Tally, pause_s: float) -> None:
     """A spectator on "TV" (module doc)."""
     await trio.sleep(random.random())
     while True:
@@ -208,6 +211,7 @@ async def watcher(client: httpx.AsyncClient, tally: Tally) -> None:
                         break
         except httpx.HTTPError:
             tally.errors += 1
+        await trio.sleep(random.uniform(0, pause_s))
 
 
 async def poller(client: httpx.AsyncClient, tally: Tally, lo_s: float, hi_s: float,
@@ -230,7 +234,7 @@ async def poller(client: httpx.AsyncClient, tally: Tally, lo_s: float, hi_s: flo
 
 
 def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, hi_s: float,
-            etag: bool) -> None:
+            etag: bool, pause_s: float) -> None:
     """The watchers' process (and the Python pollers'): runs ``seconds``, prints its
     ``Tally`` as JSON."""
     tally = Tally()
@@ -242,7 +246,7 @@ def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, 
             with trio.move_on_after(seconds):
                 async with trio.open_nursery() as nursery:
                     for _ in range(watchers):
-                        nursery.start_soon(watcher, client, tally)
+                        nursery.start_soon(watcher, client, tally, pause_s)
                     for _ in range(pollers):
                         nursery.start_soon(poller, client, tally, lo_s, hi_s, etag)
 
@@ -329,6 +333,7 @@ class Options:
     nice: int
     wrk: str | None
     tmp: Path
+    watcher_pause_s: float
 
 
 def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
@@ -351,7 +356,8 @@ def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
     if watchers or python_pollers:
         reader = subprocess.Popen(
             [*nice, *me, "--readers", url, str(watchers), str(python_pollers), str(seconds),
-             f"{options.lo_ms}-{options.hi_ms}", str(int(options.etag))],
+             f"{options.lo_ms}-{options.hi_ms}", str(int(options.etag)),
+             str(options.watcher_pause_s)],
             stdout=subprocess.PIPE, text=True)
     wrk = None
     if pollers and options.wrk is not None:
@@ -528,7 +534,9 @@ def main() -> None:
     parser.add_argument("--step-cost", type=int, metavar="GAMES",
                         help="measure the live feed's CPU per game in a worker instead")
     parser.add_argument("--probe", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--readers", nargs=6, help=argparse.SUPPRESS)
+    parser.add_argument("--watcher-pause-s", type=float, default=0.0,
+                        help="a watcher's pause after a game's end, drawn from 0..this")
+    parser.add_argument("--readers", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.step_cost:
         step_cost(args.step_cost)
@@ -537,10 +545,10 @@ def main() -> None:
         probe(args.probe[0], float(args.probe[1]))
         return
     if args.readers:
-        url, watchers, pollers, seconds, span, etag = args.readers
+        url, watchers, pollers, seconds, span, etag, pause = args.readers
         lo, _, hi = span.partition("-")
         readers(url, int(watchers), int(pollers), float(seconds), int(lo) / 1000,
-                int(hi) / 1000, etag == "1")
+                int(hi) / 1000, etag == "1", float(pause))
         return
     lo_ms, _, hi_ms = args.poll_ms.partition("-")
     wrk = None if args.python_pollers else find_wrk()
@@ -567,7 +575,7 @@ def main() -> None:
             print(f"serving at {service.url}; games recorded before the first window: "
                   f"{setup.games(contest)}", flush=True)
             options = Options(args.seconds, int(lo_ms), int(hi_ms or lo_ms), not args.no_etag,
-                              args.nice, wrk, root)
+                              args.nice, wrk, root, args.watcher_pause_s)
             lines: list[str] = []
             quiet_rates = []
             rss = [setup.rss_kib(service.pid) / 1024]
