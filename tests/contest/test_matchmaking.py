@@ -223,29 +223,3 @@ def test_the_matchmaker_is_pure_logic(module: str) -> None:
     allowed_std = {"__future__", "math", "random", "collections", "collections.abc",
                    "dataclasses", "typing"}
     assert imports_of(path) - ours <= allowed_std
-
-
-def test_past_the_new_versions_tables_take_turns_by_the_fewest_games() -> None:
-    """Past the new versions, every ``balance_every``-th table is seeded by the version with
-    the fewest games (the whole order), the others by the most doubt; with 0, never."""
-    strength = spaced(10, 40.0)
-    tables = simulate(Matchmaker(seed=4), strength, 60, seed=4)[0]
-    later = [t for t in tables if t.reason in ("balance", "information")]
-    assert [t.reason for t in later] == [("information", "balance")[i % 2]
-                                         for i in range(len(later))]
-    assert len(later) >= 20
-    every_third = simulate(Matchmaker(MatchConfig(balance_every=3), seed=4), strength, 60,
-                           seed=4)[0]
-    assert [t.reason for t in every_third if t.reason in ("balance", "information")][:6] == [
-        "information", "information", "balance"] * 2
-    off = simulate(Matchmaker(MatchConfig(balance_every=0), seed=4), strength, 60, seed=4)[0]
-    assert "balance" not in {t.reason for t in off}
-    with pytest.raises(ValueError, match="count of tables"):
-        MatchConfig(balance_every=-1)
-
-
-def test_a_balance_table_is_for_the_version_with_the_fewest_games() -> None:
-    versions = [Version(f"v{i}", 0.0, 40 + 4 * i) for i in range(8)]
-    maker = Matchmaker(MatchConfig(balance_every=1))
-    table = maker.next_tables(versions, [], now=0.0)[0]
-    assert table.reason == "balance" and table.versions[0] == "v0"

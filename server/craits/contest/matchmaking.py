@@ -11,10 +11,8 @@ So each table is chosen where the order is still in doubt:
 * **who the table is for** (the seed), in this order: a new version (fewer than
   ``new_games`` games scheduled or played: its first games within one decision of joining;
   the one with fewest, then the oldest, first),
-  then a version starved below the band, then, taking turns (``balance_every``), the version
-  with the fewest games (so that no part of the order drifts while doubt is spent on the
-  hardest pairs) and the version with the most doubt left in its order against the others
-  (below);
+  then a version starved below the band, then the version with the most doubt left in its
+  order against the others (below);
 * **who sits with it**: one at a time, the version whose order against those already seated is
   most in doubt, discounted by how often the two have met (fewest head-to-heads first); with
   probability ``explore`` a seat is drawn instead from a random *rating window* (the field
@@ -77,8 +75,7 @@ class Version:
 @dataclass(frozen=True, slots=True)
 class Table:
     """One deal set to play: the versions of one table (seat order of the first seating) and
-    why it was chosen (``new``, ``starving``, ``balance`` or ``information``), for logs and
-    tests."""
+    why it was chosen (``new``, ``starving`` or ``information``), for logs and tests."""
 
     versions: tuple[str, ...]
     reason: str
@@ -108,15 +105,6 @@ class MatchConfig:
     """Deal sets together after which a pair's doubt counts half (fewest head-to-heads first;
     4, 8 and 16 were tried: 4 found the top 3 later, 16 the whole order; 8 sits between)."""
 
-    balance_every: int = 2
-    """Every this many tables past the new and starving versions, the seed is the version
-    with the fewest games instead of the most doubt (0: never). Doubt alone keeps seating the
-    versions whose order is hard to settle (the top, close neighbours) and lets the rest of
-    the order drift; taking turns keeps every version's estimate fresh, which the whole order
-    (Kendall tau) needs. In the benchmark's evenly spaced field (48 runs, 2,000 games) turns of
-    2 found tau >= 0.9 in 0.63 of random's games, not 0.67, and the exact top 3 in 0.51, not
-    0.54 (docs/benchmarks.md)."""
-
     def __post_init__(self) -> None:
         if not self.table_sizes or any(not 2 <= k <= 10 for k in self.table_sizes):
             raise ValueError("table sizes must be between 2 and 10")
@@ -125,8 +113,6 @@ class MatchConfig:
             raise ValueError("the band must hold the fair share: 0 <= low < 1 < high")
         if not 0.0 <= self.explore <= 1.0:
             raise ValueError("explore is a probability")
-        if self.balance_every < 0:
-            raise ValueError("balance_every is a count of tables (0: never)")
 
 
 @dataclass(slots=True)
@@ -198,8 +184,6 @@ class Matchmaker:
         self._meetings: dict[tuple[str, str], int] = {}
         self._ledger: deque[tuple[float, tuple[str, ...]]] = deque()
         self._decisions = 0
-        self._past_new = 0
-        """Tables seeded past the new and starving versions (for ``balance_every``)."""
 
     def observe(self, games: Iterable[ScoredGame]) -> None:
         """Learn from the finished games above the last one learned (by ``game_index``), in
@@ -253,9 +237,6 @@ class Matchmaker:
         elif starving & set(eligible):
             seed = min(starving & set(eligible), key=lambda v: (share[v], v))
             reason = "starving"
-        elif self.config.balance_every and self._balance_turn():
-            seed = min(eligible, key=lambda v: (played[v], v))
-            reason = "balance"
         else:
             need = {v: sum(self._value(v, w, skills, weight) for w in by_id if w != v)
                     for v in eligible}
@@ -273,12 +254,6 @@ class Matchmaker:
             candidates.remove(pick)
         self._record(table, now)
         return Table(tuple(table), reason)
-
-    def _balance_turn(self) -> bool:
-        """Whether this table, past the new and starving versions, is the ``balance_every``-th
-        and so seeded by the fewest games."""
-        self._past_new += 1
-        return self._past_new % self.config.balance_every == 0
 
     def _value(self, a: str, b: str, skills: dict[str, Skill], weight: dict[str, float]
                ) -> float:
