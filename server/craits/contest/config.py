@@ -77,6 +77,11 @@ class LadderSettings:
     games (a day at 4,000 an hour) takes about 0.22 s of CPU (``docs/benchmarks.md``), so
     refits take about 5% of one core however fast tables end (2.0 s at a million games; the
     refitter then waits as long as a refit took, half a core at most)."""
+    worker_nice: int = 10
+    """How far below the service's the table worker processes' CPU priority is (0 to 19;
+    ``tableworker.run_below``): games are batch work, the pages interactive, so on a machine
+    whose cores the games keep busy a page is served first and a game waits milliseconds.
+    It weighs only when both want a core; alone, the games get every idle one."""
 
     @property
     def fault_limit(self) -> int:
@@ -229,6 +234,7 @@ def _read_ladder(top: TableReader) -> LadderSettings:
         fault_window=table.integer("fault_window", defaults.fault_window, 1, 100_000),
         provisional=table.integer("provisional", defaults.provisional, 0, 100_000),
         refit_s=table.real("refit_s", defaults.refit_s, 0.0, 3600.0),
+        worker_nice=table.integer("worker_nice", defaults.worker_nice, 0, 19),
     )
     table.finish()
     return value

@@ -128,7 +128,8 @@ class Ladder:
 
     async def run(self) -> None:
         """Finish what a killed predecessor claimed, then play for ever (cancel to stop)."""
-        setup = WorkerSetup(self.contest.directory.resolve() / DB_NAME, self.contest.setting())
+        setup = WorkerSetup(self.contest.directory.resolve() / DB_NAME, self.contest.setting(),
+                            self.contest.config.ladder.worker_nice)
         opened = (open_players(setup, self.workers or 0, self.store, self.contest.clock)
                   if self.ray is None else
                   open_ray_players(setup, self.ray, self.workers,

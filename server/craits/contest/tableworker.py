@@ -5,7 +5,7 @@
 recorded in the store as it ends (``ladderstore.record_game``: one transaction, ``UNIQUE
 (table_id, rotation)``), and each game shown live through a ``LiveFeed``.
 
-A table worker process (``python -m craits.contest.tableworker FD``, started by
+A table worker process (``python -m craits.contest.tableworker FD NICE``, started by
 ``tableworker_pool``) runs ``play_table`` for each ``TableOrder`` the service sends over its
 socket pair (a ``multiprocessing`` connection, as tournament workers have), one table at a time,
 with its own referee and its own connection to the store. It records its games itself, so that
@@ -32,6 +32,8 @@ so no worker plays on for a dead service; the next ``serve`` replays the missing
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -82,6 +84,9 @@ class WorkerSetup:
 
     store: Path
     setting: Setting
+    nice: int = 0
+    """How far below the service's a table worker's CPU priority is (``[ladder] worker_nice``,
+    ``run_below``). Ray actors do not use it: their nodes' priorities are the cluster's."""
 
 
 class LiveFeed(Protocol):
@@ -286,9 +291,43 @@ def is_want(message: Any) -> bool:
     return isinstance(message, tuple) and len(message) == 2 and message[0] == "whole"
 
 
+AUTOGROUP: Final = Path("/proc/self/autogroup")
+
+
+def run_below(nice: int, autogroup: Path = AUTOGROUP) -> None:
+    """Lower this process's CPU priority by ``nice`` (0: leave it), for good: the games are
+    batch work and the web pages interactive, so when both want a core the service's pages
+    should get it first. Two knobs, since Linux's niceness is a thread's and, with the
+    kernel's autogroups (``/proc/sys/kernel/sched_autogroup_enabled``, on by default on
+    desktops and many servers), only weighs against threads of the same session: the worker's
+    own niceness (inherited by every thread and process it starts later, and what counts
+    without autogroups), and its session's autogroup's (``TableWorker`` starts it in a
+    session of its own, so that group is the worker alone). Its bots start sessions of their
+    own too, and when control groups hold them (``hosting.botgroup``) their group's weight is
+    what counts: the niceness they inherit weighs only among them (docs/contests.md). The
+    autogroup is left alone unless this process leads its session (else the group would be
+    its starter's too). Raising a niceness needs no privilege; the autogroup's is rate-limited
+    machine-wide (``EAGAIN`` within 0.1 s of another process's change), hence the few tries."""
+    if nice <= 0:
+        return
+    os.nice(nice)
+    for _ in range(20 if os.getsid(0) == os.getpid() else 0):
+        try:
+            group = autogroup.read_text().split()
+            autogroup.write_text(str(min(19, int(group[-1]) + nice)))
+            return
+        except OSError as exc:  # no autogroups in this kernel; or another's change just now
+            if exc.errno != errno.EAGAIN:
+                return
+            time.sleep(0.05)
+
+
 def main(argv: list[str]) -> int:
-    """Entry point: ``FD`` is this end of the socket pair to the service (``run_worker``: the
-    referee's gRPC always, every table's bots are processes)."""
+    """Entry point: ``FD`` is this end of the socket pair to the service, ``NICE`` how far
+    below it to run (``run_below``: set here, before any thread starts, so every one inherits
+    it); then ``run_worker``, with the referee's gRPC always, every table's bots are
+    processes."""
+    run_below(int(argv[1]) if len(argv) > 1 else 0)
     return run_worker(argv, serve)
 
 

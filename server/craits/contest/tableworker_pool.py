@@ -132,7 +132,8 @@ class TableWorker:
     def _start(self) -> tuple[subprocess.Popen[bytes], Connection]:
         ours, theirs = socket.socketpair()
         process = subprocess.Popen(
-            [sys.executable, "-m", "craits.contest.tableworker", str(theirs.fileno())],
+            [sys.executable, "-m", "craits.contest.tableworker", str(theirs.fileno()),
+             str(self._setup.nice)],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True)
         theirs.close()
         conn = Connection(ours.detach())
