@@ -44,7 +44,14 @@ from .match_series import summary_lines
 from .results import format_result, result_to_dict
 from .timing import add_time_options, time_from_args
 from .tls import add_tls_options, tls_from_args
-from .tournament_web import WebListenError, WebRun, check_web_options, say, serving, web_address
+from .tournament_web import (
+    WebListenError,
+    WebRun,
+    add_web_options,
+    check_web_options,
+    say,
+    serving,
+)
 
 _LISTEN_ADVICE = {
     "--port": "try --port 0",
@@ -87,14 +94,9 @@ def register(subparsers: Any) -> None:
     add_rules_options(parser)
     add_time_options(parser)
     parser.add_argument("--json", action="store_true", help="print results as one JSON object")
-    parser.add_argument("--web", type=web_address, metavar="[HOST:]PORT",
-                        help="serve the run's pages while it plays: the results updating as "
-                        "games finish, the games being played (public moves only), each "
-                        "finished game's viewer; PORT 0 picks a free one, the URL is printed "
-                        "on stderr at start; the host defaults to 127.0.0.1")
-    parser.add_argument("--web-linger", action="store_true",
-                        help="with --web: keep serving the pages after the last game, until "
-                        "Ctrl-C")
+    add_web_options(parser, "the run's pages while it plays: the results updating as games "
+                    "finish, the games being played (public moves only), each finished game's "
+                    "viewer")
     parser.set_defaults(func=run)
 
 

@@ -80,7 +80,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         "bots, --host or --port uses 1; with --ray: worker actors on the "
                         "cluster (default: one per CPU it has)")
     add_ray_options(parser)
-    add_web_options(parser)
+    add_web_options(parser, "the tournament's pages while it plays: standings updating as "
+                    "games finish, each finished game's viewer, live games (public moves only)")
 
 
 def cmd_list(args: argparse.Namespace) -> int:

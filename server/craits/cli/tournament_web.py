@@ -50,16 +50,15 @@ def web_address(text: str) -> Listen:
     return Listen(host=host, port=port(number))
 
 
-def add_web_options(parser: argparse.ArgumentParser) -> None:
-    """``--web`` and ``--web-linger``."""
+def add_web_options(parser: argparse.ArgumentParser, pages: str) -> None:
+    """``--web`` and ``--web-linger``, for any command that serves its pages with ``serving``.
+    ``pages`` says what is served (the help's words: whose pages, and what they show)."""
     parser.add_argument("--web", type=web_address, metavar="[HOST:]PORT",
-                        help="serve the tournament's pages while it plays: standings updating "
-                        "as games finish, each finished game's viewer, live games (public "
-                        "moves only); PORT 0 picks a free one, the URL is printed at start; "
-                        "the host defaults to 127.0.0.1")
+                        help=f"serve {pages}; PORT 0 picks a free one, the URL is printed on "
+                        "stderr at start; the host defaults to 127.0.0.1")
     parser.add_argument("--web-linger", action="store_true",
-                        help="with --web: keep serving the pages after the tournament ends, "
-                        "until Ctrl-C")
+                        help="with --web: keep serving the pages after the last game, until "
+                        "Ctrl-C")
 
 
 class WebListenError(Exception):
