@@ -1,5 +1,6 @@
 """Helpers for the CLI tests: a tiny tournament, what one ``craits`` run produced, reading a
-results database as another process would, and files the tests' runs may not write."""
+results database as another process would, files the tests' runs may not write, and a clock
+that makes every read of the web pages' standings cost a second."""
 
 from __future__ import annotations
 
@@ -84,3 +85,14 @@ def not_mine(*paths: Path) -> None:
         if os.geteuid() == 0:
             os.chown(path, NOBODY, NOBODY)
         path.chmod(0o555 if path.is_dir() else 0o444)
+
+
+class Ticks:
+    """A clock that moves one second each time it is read: every full read costs 1 s."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,18 +33,6 @@ def craits(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess
 
 def craits_json(*args: str | Path) -> Any:
     return json.loads(craits(*args).stdout)
-
-
-def until(what: Callable[[], Any], timeout: float, message: str) -> Any:
-    """``what()``'s first truthy value, asked every half second; fails after ``timeout``
-    seconds saying ``message`` (a generous bound on real processes, not a timing claim)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.5)
-    raise AssertionError(f"timed out: {message}")
 
 
 def read_store(contest: Path) -> sqlite3.Connection:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import trio
 
 from craits.contest.api import Contest
@@ -111,3 +112,12 @@ def serving(directory: Path, clock: Clock | None = None) -> Iterator[Served]:
         trio.from_thread.run_sync(scope.cancel, trio_token=token)
         thread.join(timeout=30)
         contest.store.close()
+
+
+@pytest.fixture
+def contest(tmp_path: Path) -> Iterator[tuple[Served, dict[str, str]]]:
+    """A contest of three (alice, bob, carol) served for one test, with their tokens: the
+    pages' tests in a browser share it."""
+    tokens = make_contest(tmp_path / "cup", names=("alice", "bob", "carol"))
+    with serving(tmp_path / "cup") as served:
+        yield served, tokens

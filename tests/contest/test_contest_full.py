@@ -38,8 +38,10 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.waiting import until
+
 from .hostile import write
-from .processes import craits, craits_json, read_store, serve, until
+from .processes import craits, craits_json, read_store, serve
 from .server import _merge
 from .uploaded import NEVER_CONNECTS, bot_directory, wrapped
 

@@ -38,12 +38,13 @@ from craits.contest.web.signin import COOKIE
 from craits.engine import Rules
 from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
+from tests.live_streams import read_events
 from tests.ray.cluster import RayCluster, session
+from tests.waiting import until
 
-from .processes import read_store, serve, until
+from .processes import read_store, serve
 from .server import make_contest
 from .uploaded import bot_directory, wrapped
-from .web.test_organiser_workers import read_events
 
 SEATS = 3
 """Tables of three: three seatings a table, so a kill can fall between two of them."""

@@ -17,7 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
-from .processes import craits, craits_json, read_store, serve, until
+from tests.waiting import until
+
+from .processes import craits, craits_json, read_store, serve
 from .uploaded import NEVER_CONNECTS, wrapped
 
 pytestmark = pytest.mark.slow

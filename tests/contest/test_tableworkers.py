@@ -12,8 +12,6 @@ import os
 import re
 import signal
 import sqlite3
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ from craits.contest.tableworker_pool import TableWorker
 from craits.contest.validation import ContestRun
 from craits.contest.versions import VersionState
 from craits.dealkey import DealKey
+from tests.waiting import until
 
 from .processes import Server, serve
 from .server import make_contest
@@ -39,16 +38,6 @@ pytestmark = pytest.mark.slow
 
 SEATS = 3
 """Tables of three: three seatings a table, so a kill can fall between two of them."""
-
-
-def _until(what: Callable[[], Any], timeout: float, message: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out: {message}")
 
 
 def _read(contest: Path, sql: str) -> list[tuple[Any, ...]]:
@@ -88,8 +77,8 @@ def _alive(pid: int) -> bool:
 def _watch_one(url: str) -> None:
     """A game a worker plays is live on the service's pages: its public steps, relayed from
     the worker, arrive on its stream, the seats named as on the board."""
-    keys = _until(lambda: re.findall(r'href="/live/(\d+-\d+)"', httpx.get(f"{url}/live").text),
-                  30, "a live game listed")
+    keys = until(lambda: re.findall(r'href="/live/(\d+-\d+)"', httpx.get(f"{url}/live").text),
+                 30, "a live game listed")
     with httpx.stream("GET", f"{url}/live/{keys[0]}/events", timeout=30) as stream:
         lines = stream.iter_lines()
         assert next(line for line in lines if line.startswith("event:")) == "event: steps"
@@ -113,8 +102,8 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
     store.close()
 
     with serve(contest, "--workers", "2") as server:
-        workers = _until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
-                         "two table workers")
+        workers = until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
+                        "two table workers", every=0.2)
 
         def two_tables_half_played() -> bool:
             playing = _tables(contest, "playing")
@@ -123,17 +112,17 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
 
         # Both tables in play have a game recorded: whichever the killed worker plays, it
         # dies in the middle of a table.
-        _until(two_tables_half_played, 120, "two tables at once, both half played")
+        until(two_tables_half_played, 120, "two tables at once, both half played", every=0.2)
         interrupted = _tables(contest, "playing")
         _watch_one(server.url)
         before = _read(contest, "SELECT table_id, rotation, game_id FROM games")
         os.kill(workers[0], signal.SIGKILL)
-        _until(lambda: interrupted <= _tables(contest, "done"), 120,
-               "the tables in play at the worker's death ended whole")
+        until(lambda: interrupted <= _tables(contest, "done"), 120,
+              "the tables in play at the worker's death ended whole", every=0.2)
         assert server.process.poll() is None, "the service must outlive its worker"
         assert any("its missing seatings go to a new worker" in line for line in server.stderr)
-        replacement = _until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
-                             "a new worker in the dead one's place")
+        replacement = until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
+                            "a new worker in the dead one's place", every=0.2)
         assert workers[0] not in replacement
         assert set(before) <= set(_read(contest, "SELECT table_id, rotation, game_id FROM games"))
 
@@ -144,21 +133,21 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
             recorded = {t for (t,) in _read(contest, "SELECT table_id FROM games")}
             return _tables(contest, "playing") - recorded
 
-        _until(lambda: len(_tables(contest, "done")) > done and fresh_table(), 120,
-               "the ladder plays on, a table just started")
+        until(lambda: len(_tables(contest, "done")) > done and fresh_table(), 120,
+              "the ladder plays on, a table just started", every=0.2)
         left_open = _tables(contest, "playing")
         fresh = fresh_table()
         server.kill()
-        _until(lambda: not any(_alive(pid) for pid in replacement), 30,
-               "the killed service's workers ended")
+        until(lambda: not any(_alive(pid) for pid in replacement), 30,
+              "the killed service's workers ended", every=0.2)
         # A worker playing on for nobody would record the fresh table's other seatings; one
         # ending with its service records at most the game that was ending at the kill.
         for table in fresh:
             assert len(_read(contest, f"SELECT id FROM games WHERE table_id = {table}")) <= 1
 
     with serve(contest, "--workers", "0"):
-        _until(lambda: left_open <= _tables(contest, "done"), 180,
-               "the tables the killed service left open ended whole")
+        until(lambda: left_open <= _tables(contest, "done"), 180,
+              "the tables the killed service left open ended whole", every=0.2)
 
     games = _read(contest, "SELECT table_id, rotation, game_id FROM games")
     keys = [(t, r) for t, r, _ in games]

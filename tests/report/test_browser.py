@@ -6,7 +6,6 @@ here rather than skipping, so the viewer cannot silently go untested.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,31 +14,21 @@ import pytest
 from craits.engine import Game, format_cards
 from craits.report.stored import load_game
 from craits.tournament.store.database import Store
+from tests.chromium import FLAGS, chromium
 
 from .helpers import Tournament
 from .pages import Elements
 
 pytestmark = pytest.mark.slow  # a real browser
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--virtual-time-budget=2000")
-
-
-def chromium() -> str:
-    """The browser, or a failure that says how to get it."""
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None and Path("/usr/bin/chromium").exists():
-        path = "/usr/bin/chromium"
-    if path is None:
-        pytest.fail("chromium is not installed: run .ci/setup (apt-get install -y chromium)")
-    return path
+ONE_SHOT = (*FLAGS, "--virtual-time-budget=2000")
+"""Chromium's flags for one read of a page: its scripts get two seconds of virtual time."""
 
 
 def dump_dom(url: str, profile: Path) -> Elements:
     """The page's DOM after its scripts ran."""
     proc = subprocess.run(
-        [chromium(), *FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
+        [chromium(), *ONE_SHOT, f"--user-data-dir={profile}", "--dump-dom", url],
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert proc.returncode == 0 and "<html" in proc.stdout, proc.stderr[-2000:]

@@ -4,7 +4,7 @@ update that arrives later over Server-Sent Events).
 
 ``--remote-debugging-pipe`` makes Chromium read commands on its fd 3 and write answers on fd 4,
 each a JSON message ended by a NUL byte: no port, no WebSocket, nothing to install. The flags
-are those of ``tests/report/test_browser.py``.
+are those of every test's Chromium (``tests/chromium.py``).
 
 Every document the tab opens records the Content-Security-Policy violations it reports (the
 ``securitypolicyviolation`` event, which fires for each blocked script, style or connection) in
@@ -20,13 +20,24 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.report.test_browser import chromium
+import pytest
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync")
+from tests.chromium import FLAGS, chromium
+
+DOC_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
+
+
+def shots(tmp_path: Path) -> Path:
+    """Where the screenshots go: docs/images/ when ``CRAITS_DOC_SCREENSHOTS=1`` (to refresh the
+    ones the docs show), else the test's own directory, so that an ordinary run leaves the
+    checkout as it found it."""
+    if os.environ.get("CRAITS_DOC_SCREENSHOTS") == "1":
+        return DOC_IMAGES
+    return tmp_path
 
 
 CSP_WATCH = """
@@ -135,3 +146,14 @@ class Browser:
             self._proc.wait()
         os.close(self._to_browser)
         os.close(self._from_browser)
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Browser]:
+    """A browser for one test, which fails at its end if the pages' policy blocked anything."""
+    b = Browser(tmp_path / "profile")
+    try:
+        yield b
+        assert b.csp_violations() == []  # the policy blocked nothing the pages need
+    finally:
+        b.close()

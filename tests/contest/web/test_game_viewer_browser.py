@@ -13,14 +13,13 @@ import pytest
 from craits.contest.ladderstore import game_replay
 from craits.engine import Game, Rules, format_cards
 
-from ..server import Served
-from .browser import Browser
+from ..server import Served, contest
+from .browser import Browser, browser, shots
 from .data import play_game, rated_version
-from .test_pages_browser import browser, contest, shots
 
 pytestmark = pytest.mark.slow  # a real server and a real browser
 
-__all__ = ["browser", "contest"]  # the fixtures, shared with the pages' test
+__all__ = ["browser", "contest"]  # the fixtures
 
 
 def test_a_ladder_game_opens_in_the_reports_viewer(contest: tuple[Served, dict[str, str]],

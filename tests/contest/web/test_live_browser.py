@@ -10,15 +10,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ..server import Served
-from .browser import Browser
+from ..server import Served, contest
+from .browser import Browser, browser, shots
 from .data import rated_version
 from .live_data import start_live
-from .test_pages_browser import browser, contest, shots
 
 pytestmark = pytest.mark.slow  # a real server, a real browser, a game played in real time
 
-__all__ = ["browser", "contest"]  # the fixtures, shared with the pages' test
+__all__ = ["browser", "contest"]  # the fixtures
 
 
 def test_a_live_game_page_shows_moves_arriving(contest: tuple[Served, dict[str, str]],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -24,10 +24,12 @@ from craits.contest.ladderstore import game_replay
 from craits.contest.live import SPECTATOR, public_step
 from craits.contest.organiser import new_organiser_token
 from craits.contest.web.signin import COOKIE
-from craits.engine import Event, Rules
+from craits.engine import Rules
 from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
 from craits.words import Voice, describe_all
+from tests.hidden_cards import hidden_forms, leaks
+from tests.live_streams import read_stream
 
 from ..server import Served, make_contest, serving
 from .data import rated_version
@@ -43,41 +45,6 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, dict[str, str]]]:
     tokens = make_contest(tmp_path / "cup", names=("alice", "bob"))
     with serving(tmp_path / "cup") as served:
         yield served, tokens
-
-
-def hidden_forms(full: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """Every way a hidden card could show: each private event that has cards, as its JSON form
-    (what a stream sends) and told in words, in either tense (what a page says)."""
-    forms = []
-    for e in full:
-        if e.private and e.cards:
-            forms.append(json.dumps(e.to_dict()))
-            for past in (False, True):
-                forms += describe_all([e], Voice(names, past=past))
-    return forms
-
-
-def leaks(bodies: Iterable[str], forms: Sequence[str]) -> list[str]:
-    """The hidden forms found in any of ``bodies``."""
-    return [f for body in bodies for f in forms if f in body]
-
-
-def read_stream(url: str, into: list[str], steps: list[dict[str, object]],
-                cookies: dict[str, str] | None = None) -> None:
-    """Read a live game's stream to its end: raw text into ``into``, parsed steps into
-    ``steps``."""
-    with httpx.Client(timeout=60, cookies=cookies) as client, \
-            client.stream("GET", url) as response:
-        assert response.headers["content-type"].startswith("text/event-stream")
-        kind = ""
-        for line in response.iter_lines():
-            into.append(line)
-            if line.startswith("event: "):
-                kind = line.removeprefix("event: ")
-            elif line.startswith("data: ") and kind == "steps":
-                steps += json.loads(line.removeprefix("data: "))
-            elif line.startswith("data: ") and kind == "end":
-                return
 
 
 def test_a_spectator_sees_no_hidden_card_before_the_end(

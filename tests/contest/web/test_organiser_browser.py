@@ -12,15 +12,14 @@ import pytest
 
 from craits.contest.organiser import new_organiser_token
 
-from ..server import Served
-from .browser import Browser
+from ..server import Served, contest
+from .browser import Browser, browser, shots
 from .data import rated_version
 from .live_data import start_live
-from .test_pages_browser import browser, contest, shots
 
 pytestmark = pytest.mark.slow  # a real server, a real browser, a game played in real time
 
-__all__ = ["browser", "contest"]  # the fixtures, shared with the pages' test
+__all__ = ["browser", "contest"]  # the fixtures
 
 DEALT_CARDS = r"/ was dealt ([2-9TJQKA][CDHS] )+[2-9TJQKA][CDHS]$/"
 """A line of the organiser's live page naming a dealt hand's cards (spectators read 'was dealt

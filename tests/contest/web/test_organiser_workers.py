@@ -6,7 +6,6 @@ public events only and the organiser's stream is refused without the organiser's
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from pathlib import Path
@@ -23,30 +22,13 @@ from craits.contest.web.signin import COOKIE
 from craits.engine import Rules
 from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
+from tests.live_streams import read_events
 
 from ..processes import serve
 from ..server import make_contest
 from ..uploaded import add_version, wrapped
 
 pytestmark = pytest.mark.slow  # a real service, a table worker and sandboxed bots
-
-
-def read_events(client: httpx.Client, url: str) -> tuple[int, list[dict[str, object]],
-                                                          int | None]:
-    """A stream's status, its steps, and the game its ``end`` names."""
-    steps: list[dict[str, object]] = []
-    with client.stream("GET", url) as response:
-        if response.status_code != 200:
-            return response.status_code, steps, None
-        kind = ""
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                kind = line.removeprefix("event: ")
-            elif line.startswith("data: ") and kind == "steps":
-                steps += json.loads(line.removeprefix("data: "))
-            elif line.startswith("data: ") and kind == "end":
-                return 200, steps, json.loads(line.removeprefix("data: "))["game"]
-    raise AssertionError(f"{url}: the stream ended without an end")
 
 
 def test_a_workers_game_whole_for_the_organiser_public_for_spectators(tmp_path: Path) -> None:

@@ -7,8 +7,6 @@ faults, and another contestant none of them. The screenshots made here are docs/
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,39 +14,13 @@ import pytest
 from craits.contest.verdicts import record_refit
 from craits.contest.web.board import TREND_S
 
-from ..server import Served, make_contest, serving
-from .browser import Browser
+from ..server import Served, contest
+from .browser import Browser, browser, shots
 from .data import new_version, play_game, rated_version
 
 pytestmark = pytest.mark.slow  # a real server and a real browser
 
-DOC_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
-
-
-def shots(tmp_path: Path) -> Path:
-    """Where the screenshots go: docs/images/ when ``CRAITS_DOC_SCREENSHOTS=1`` (to refresh the
-    ones docs/contests.md shows), else the test's own directory, so that an ordinary run leaves
-    the checkout as it found it."""
-    if os.environ.get("CRAITS_DOC_SCREENSHOTS") == "1":
-        return DOC_IMAGES
-    return tmp_path
-
-
-@pytest.fixture
-def contest(tmp_path: Path) -> Iterator[tuple[Served, dict[str, str]]]:
-    tokens = make_contest(tmp_path / "cup", names=("alice", "bob", "carol"))
-    with serving(tmp_path / "cup") as served:
-        yield served, tokens
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Browser]:
-    b = Browser(tmp_path / "profile")
-    try:
-        yield b
-        assert b.csp_violations() == []  # the policy blocked nothing the pages need
-    finally:
-        b.close()
+__all__ = ["browser", "contest"]  # the fixtures
 
 
 def board_cells(browser: Browser) -> list[list[str]]:
