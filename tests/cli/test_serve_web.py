@@ -36,11 +36,12 @@ from craits.contest.web.serve import ResultsReader, ServedGames, serve_app
 from craits.engine import Event, Game, Rules
 from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.seats import InProcessSeat
-from tests.contest.web.browser import Browser
-from tests.contest.web.test_live_hidden import hidden_forms, leaks, read_stream
-from tests.contest.web.test_pages_browser import shots
+from tests.contest.web.browser import Browser, shots
+from tests.hidden_cards import hidden_forms, leaks
+from tests.live_streams import read_stream
+from tests.waiting import wait_until
 
-from .test_tournament_web import Ticks, wait_until
+from .helpers import Ticks
 
 PACED_BOT = """
 import os

@@ -36,11 +36,12 @@ from craits.tournament.plan.schedule import build_schedule
 from craits.tournament.store.database import Store
 from craits.tournament.store.game_records import rebuild
 from craits.tournament.store.record_codec import decode
-from tests.contest.web.browser import Browser
-from tests.contest.web.test_live_hidden import hidden_forms, leaks, read_stream
-from tests.contest.web.test_pages_browser import shots
+from tests.contest.web.browser import Browser, shots
+from tests.hidden_cards import hidden_forms, leaks
+from tests.live_streams import read_stream
+from tests.waiting import wait_until
 
-from .helpers import TINY, Runner
+from .helpers import TINY, Runner, Ticks
 
 PACED_BOT = """
 import time
@@ -114,15 +115,6 @@ def start_web(tmp_path: Path) -> Iterator[Callable[..., Run]]:
         if run.proc.poll() is None:
             run.proc.send_signal(signal.SIGINT)
             run.proc.communicate(timeout=60)
-
-
-def wait_until(check: object, timeout: float = 60.0) -> None:
-    """Poll ``check`` (a callable) until it is true."""
-    assert callable(check)
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "never happened"
-        time.sleep(0.02)
 
 
 def full_events(db: Path, index: int) -> list[Event]:
@@ -276,17 +268,6 @@ def test_a_busy_web_port_keeps_no_tournament(cli: Runner, tmp_path: Path) -> Non
     assert "no tournament was kept" in result.err
     with Store.open(tmp_path / "r.sqlite", mode="read") as store:
         assert store.tournaments() == []
-
-
-class Ticks:
-    """A clock that moves one second each time it is read: every full read costs 1 s."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 def test_the_standings_are_refitted_at_most_once_per_ten_times_their_cost(
