@@ -4,10 +4,12 @@ they are played.
 ``craits serve`` keeps no store: its finished games are the ``PlayedGame`` values it prints,
 kept in one list for the run (``ServedGames.played``: the very list the command prints its
 results from, so the pages cost no copy). The pages are the tournament's (``tournament.py``)
-pointed at that list: the same Starlette app shape on Hypercorn's trio worker, started by the
-CLI in the referee's own trio run (``cli/tournament_web.serving``), the same layout (this
-module's ``serve_templates/`` extend the tournament's ``base.html``), the same standings
-script and stream, the same live games and the same viewer as the static report. Routes:
+pointed at that list: the same routes for the front page, its stream and the live games
+(``sitepages.py``, given this run's templates, reading and live games), on Hypercorn's trio
+worker, started by the CLI in the referee's own trio run (``cli/tournament_web.serving``);
+the same layout (this module's ``serve_templates/`` extend the tournament's ``base.html``), the
+same front page (the tournament's ``standings.html``), standings script and stream, the same
+live games and the same viewer as the static report. Routes:
 
 - ``/``: the results so far: status (waiting for the bots, playing, finished), games played of
   those asked for, the standings (the report's table: points, places, wins, strikes and a
@@ -40,20 +42,17 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Final
 
 import trio
 from jinja2 import ChoiceLoader, Environment, PackageLoader, PrefixLoader, select_autoescape
 from markupsafe import Markup
-from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from craits.engine import Game
@@ -73,11 +72,9 @@ from craits.tournament.plan.schedule import Job
 from craits.tournament.run.local_tables import finished_game
 from craits.tournament.store.record_codec import encode
 
-from ..live import LiveGame, LiveGames
-from .assets import static_files
+from ..live import LiveGames
 from .feed import Feed
-from .headers import SecurityHeaders
-from .live import listing, shown, stream
+from .sitepages import SitePages, pages_of, render, site_app, site_of
 from .tournament import LiveWatch, Spacing
 
 NAME: Final = "craits serve"
@@ -97,8 +94,9 @@ TEMPLATES: Final = Jinja2Templates(env=Environment(
         PackageLoader("craits.contest.web")]),
     autoescape=select_autoescape(["html"])))
 """This module's templates first (its ``base.html`` extends ``tournament/base.html``), then
-the contest's (``live.html``, ``live_list.html``, ``error.html``, whose ``base.html`` is
-found in this module's)."""
+the contest's (``live.html``, ``live_list.html``, ``error.html``); the tournament's
+``standings.html`` is the front page. Each of these extends ``base.html``, and the loader
+finds this module's."""
 TEMPLATES.env.globals["style"] = STYLE
 
 
@@ -168,6 +166,11 @@ class Snapshot:
     status: str
     done: int
 
+    @property
+    def updating(self) -> bool:
+        """Whether the results may still change: games remain."""
+        return self.status != "finished"
+
 
 class ResultsReader:
     """Reads a ``Snapshot`` (in a worker thread: ``Feed`` calls it), again only once a game
@@ -236,114 +239,32 @@ def game_viewer(games: ServedGames, index: int) -> Html:
     return viewer_page(public_game(stored, ()), game_frames(stored), {"index": "/"})
 
 
-@dataclass
-class ServeSite:
-    """What the pages share: the run and its results' feed."""
-
-    games: ServedGames
-    feed: Feed[Snapshot]
-
-
 def serve_app(games: ServedGames) -> Starlette:
     """The pages of ``games``, errors answered as pages, every answer with the contest's
-    security headers."""
-    site = ServeSite(games, Feed(ResultsReader(games), STANDINGS_INTERVAL_S))
-    routes = [
-        Route("/", _results, methods=["GET"]),
-        Route("/standings/events", _results_events, methods=["GET"]),
-        Route("/standings.json", _results_json, methods=["GET"]),
-        Route("/games/{index:int}", _game, methods=["GET"]),
-        Route("/live", _live_list, methods=["GET"]),
-        Route("/live/{key}", _live_page, methods=["GET"]),
-        Route("/live/{key}/events", _live_events, methods=["GET"]),
-        Mount("/static/tournament", StaticFiles(packages=[
-            ("craits.contest.web", "tournament_static")])),
-        static_files(),
-    ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _error})
-    app.add_middleware(SecurityHeaders)
-    app.state.site = site
-    return app
-
-
-def _site(request: Request) -> ServeSite:
-    site: ServeSite = request.app.state.site
-    return site
-
-
-def _render(request: Request, name: str, status: int = 200, **values: Any) -> Response:
-    return TEMPLATES.TemplateResponse(request, name, {"contest": NAME, **values},
-                                      status_code=status, headers={"Cache-Control": "no-cache"})
-
-
-async def _error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    return _render(request, "error.html", exc.status_code, message=exc.detail)
-
-
-async def _results(request: Request) -> Response:
-    _, snapshot = await _site(request).feed.current()
-    return _render(request, "results.html", snapshot=snapshot)
-
-
-async def _results_events(request: Request) -> Response:
-    """The results' panels, whole, each time they change (the event ``standings``, which the
-    tournament's ``standings.js`` swaps in)."""
-    feed = _site(request).feed
-
-    async def events() -> AsyncIterator[ServerSentEvent]:
-        async for _, snapshot in feed.changes():
-            yield ServerSentEvent(data=str(snapshot.panels), event="standings")
-
-    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+    security headers (``sitepages.site_app``)."""
+    pages = SitePages(TEMPLATES, {"contest": NAME}, "tournament/standings.html", "results",
+                      Feed(ResultsReader(games), STANDINGS_INTERVAL_S), games.live,
+                      games.watcher)
+    return site_app(pages, games, _results_json, _game)
 
 
 async def _results_json(request: Request) -> Response:
     """The standings (``Standings.to_dict``), with the run's status and progress."""
-    site = _site(request)
-    _, snapshot = await site.feed.current()
+    _, snapshot = await pages_of(request).feed.current()
     return JSONResponse({"status": snapshot.status, "done": snapshot.done,
-                         "total": site.games.total, **snapshot.standings.to_dict()},
+                         "total": site_of(request, ServedGames).total,
+                         **snapshot.standings.to_dict()},
                         headers={"Cache-Control": "no-cache"})
 
 
 async def _game(request: Request) -> Response:
     """A finished game in the report's viewer (with ``--seed``, its result only until every
     game is played)."""
-    games = _site(request).games
+    games = site_of(request, ServedGames)
     index: int = request.path_params["index"]
     if index >= len(games.played):
         raise HTTPException(404, f"no finished game {index}: a game is shown once it is over")
     if games.held:
-        return _render(request, "serve_held.html", index=index)
+        return render(request, "serve_held.html", index=index)
     page = await trio.to_thread.run_sync(game_viewer, games, index)
     return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
-
-
-def _live_game(request: Request) -> LiveGame:
-    """The game the path names, being played or lately ended; 404 otherwise."""
-    key: str = request.path_params["key"]
-    games = _site(request).games
-    games.watcher.follow(key)
-    game = games.live.get(key)
-    if game is None:
-        raise HTTPException(404, f"no live game {key}: it may have ended; see the results")
-    return game
-
-
-async def _live_list(request: Request) -> Response:
-    games = _site(request).games
-    games.watcher.refresh()
-    return _render(request, "live_list.html", games=listing(games.live))
-
-
-async def _live_page(request: Request) -> Response:
-    game = shown(_live_game(request), 0.0, trio.current_time())
-    return _render(request, "live.html", game=game, steps=game.steps,
-                   events=f"/live/{game.key}/events")
-
-
-async def _live_events(request: Request) -> Response:
-    """One game's public steps (event ``steps``), then ``end``: the contest's stream."""
-    game = _live_game(request)
-    return stream(game, game.follow(), request)

@@ -2,7 +2,11 @@
 
 The pages are the contest's, pointed at a tournament store instead of a contest: the same
 Starlette on Hypercorn's trio worker (started by the CLI, in the run's own trio run), the same
-layout, the same live games ("TV") and the same viewer as the static report. Routes:
+layout, the same live games ("TV") and the same viewer as the static report. The routes that
+``craits serve``'s pages share (the front page and its stream, the live games, the error page)
+are ``sitepages.py``'s, given this site's templates, store and rule; this module has the
+standings' reading, the live games' watch and rule, ``/standings.json`` and ``/games/N``.
+Routes:
 
 - ``/``: the standings (``craits tournament show``'s numbers, in the report's own tables) and
   the latest finished games, plain HTML; a small script swaps in the new standings when
@@ -53,27 +57,25 @@ adds its live note (block ``notice``). Its ``held.html`` shows the result with t
 ``result_table.html``, and the live list marks held games in ``live_table.html``. The
 contest's stylesheet and scripts (``static/``) and its security headers (``headers.py``: no
 inline script but the report viewer's) are used as they are too; the standings' one script is
-in ``tournament_static/``.
+in ``tournament_static/``. Its ``standings.html`` (the panels, and a refresh while the reading
+is ``updating``) is ``craits serve``'s front page too.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeVar
 
 import trio
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
-from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from craits.engine import Event, Game
@@ -89,10 +91,9 @@ from craits.tournament.plan.config import TournamentConfig
 from craits.tournament.plan.schedule import Job
 from craits.tournament.store.database import Store, TournamentInfo
 
-from ..live import LiveGame, LiveGames, public_step
+from ..live import LiveGames, public_step
 from .feed import Feed
-from .headers import SecurityHeaders
-from .live import listing, shown, stream
+from .sitepages import SitePages, render, site_app, site_of
 
 T = TypeVar("T")
 
@@ -254,6 +255,11 @@ class Snapshot:
     total: int
     status: str
 
+    @property
+    def updating(self) -> bool:
+        """Whether the standings may still change without a new status: the run is running."""
+        return self.status == "running"
+
 
 class Spacing:
     """When a costly read may be made again: at most once per ``SPACING`` times the last one's
@@ -336,19 +342,19 @@ class StandingsReader:
 
 @dataclass
 class TournamentSite:
-    """What the pages share: the store, the tournament, its standings' feed and live games."""
+    """What the tournament's own routes read: the store, the tournament, and which live games'
+    moves are held back (the shared routes' part is ``sitepages.SitePages``)."""
 
     store: Store
     tid: str
-    name: str
-    feed: Feed[Snapshot]
-    live: LiveGames
-    watch: LiveWatch | None
-    """Makes the live games' steps when they are looked at (None: ``live`` is fed whole)."""
-    live_note: str
-    """Said on the live pages: which games they show (only those played in this process)."""
     rule: LiveRule
-    """Which live games' moves are held back."""
+
+    async def held(self, games: Mapping[str, Sequence[str]]) -> set[str]:
+        """``rule.held``, read in a thread (the run records games meanwhile); no thread when
+        no bot could read the pages (an adversarial run)."""
+        if not self.rule.readers:
+            return set()
+        return await trio.to_thread.run_sync(self.rule.held, self.store, self.tid, games)
 
 
 def tournament_app(store: Store, tournament_id: str, live: LiveGames,
@@ -359,64 +365,20 @@ def tournament_app(store: Store, tournament_id: str, live: LiveGames,
     the live pages, e.g. that games played by worker processes are not shown live; ``watch``:
     the ``LiveWatch`` feeding ``live``, told when a live game is looked at; ``rule``: which
     live games are held back (None: the tournament's own, ``LiveRule.of``)."""
-    feed = Feed(StandingsReader(store, tournament_id), STANDINGS_INTERVAL_S)
-    site = TournamentSite(store, tournament_id, store.tournament(tournament_id).name, feed,
-                          live, watch, live_note,
+    site = TournamentSite(store, tournament_id,
                           rule if rule is not None else LiveRule.of(store.config(tournament_id)))
-    routes = [
-        Route("/", _standings, methods=["GET"]),
-        Route("/standings/events", _standings_events, methods=["GET"]),
-        Route("/standings.json", _standings_json, methods=["GET"]),
-        Route("/games/{game_index:int}", _game, methods=["GET"]),
-        Route("/live", _live_list, methods=["GET"]),
-        Route("/live/{key}", _live_page, methods=["GET"]),
-        Route("/live/{key}/events", _live_events, methods=["GET"]),
-        Mount("/static/tournament", StaticFiles(packages=[
-            ("craits.contest.web", "tournament_static")])),
-        Mount("/static", StaticFiles(packages=[("craits.contest.web", "static")])),
-    ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _error})
-    app.add_middleware(SecurityHeaders)
-    app.state.site = site
-    return app
-
-
-def _site(request: Request) -> TournamentSite:
-    site: TournamentSite = request.app.state.site
-    return site
-
-
-def _render(request: Request, name: str, status: int = 200, **values: Any) -> Response:
-    site = _site(request)
-    return TEMPLATES.TemplateResponse(request, name, {
-        "contest": site.name, "tid": site.tid, "live_note": site.live_note, **values},
-        status_code=status, headers={"Cache-Control": "no-cache"})
-
-
-async def _error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    return _render(request, "error.html", exc.status_code, message=exc.detail)
-
-
-async def _standings(request: Request) -> Response:
-    _, snapshot = await _site(request).feed.current()
-    return _render(request, "standings.html", snapshot=snapshot)
-
-
-async def _standings_events(request: Request) -> Response:
-    """The standings' panels, whole, each time they change (the event ``standings``)."""
-    feed = _site(request).feed
-
-    async def events() -> AsyncIterator[ServerSentEvent]:
-        async for _, snapshot in feed.changes():
-            yield ServerSentEvent(data=str(snapshot.panels), event="standings")
-
-    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+    pages = SitePages(
+        TEMPLATES, {"contest": store.tournament(tournament_id).name, "tid": tournament_id,
+                    "live_note": live_note},
+        "standings.html", "standings",
+        Feed(StandingsReader(store, tournament_id), STANDINGS_INTERVAL_S), live, watch,
+        site.held)
+    return site_app(pages, site, _standings_json, _game)
 
 
 async def _standings_json(request: Request) -> Response:
     """``craits tournament show --json``'s object, with the run's progress."""
-    site = _site(request)
+    site = site_of(request, TournamentSite)
 
     def read() -> dict[str, Any]:
         info = site.store.tournament(site.tid)
@@ -432,8 +394,8 @@ async def _game(request: Request) -> Response:
     """A finished game in the report's viewer; while another seating of its deal is still to
     be played, its result only (the viewer shows every card, and that seating gets the same
     ones)."""
-    site = _site(request)
-    wanted: int = request.path_params["game_index"]
+    site = site_of(request, TournamentSite)
+    wanted: int = request.path_params["index"]
 
     def read() -> tuple[StoredGame, bool] | None:
         try:
@@ -457,56 +419,5 @@ async def _game(request: Request) -> Response:
     order = sorted(range(len(r.seats)), key=lambda k: (r.places[k], k))
     rows = [(r.places[k], k, r.seats[k], r.totals[k], r.strikes[k], r.forfeited[k])
             for k in order]
-    return _render(request, "held.html", index=wanted, rows=rows)
+    return render(request, "held.html", index=wanted, rows=rows)
 
-
-async def _held(site: TournamentSite, games: Mapping[str, Sequence[str]]) -> set[str]:
-    """``site.rule.held``, read in a thread (the run records games meanwhile); no thread when
-    no bot could read the pages (an adversarial run)."""
-    if not site.rule.readers:
-        return set()
-    return await trio.to_thread.run_sync(site.rule.held, site.store, site.tid, games)
-
-
-async def _live_game(request: Request) -> tuple[LiveGame, bool]:
-    """The game the path names, being played or lately ended, and whether it is held (else
-    followed from now on); 404 otherwise."""
-    key: str = request.path_params["key"]
-    site = _site(request)
-    game = site.live.get(key)
-    if game is None:
-        raise HTTPException(404, f"no live game {key}: it may have ended; see the standings")
-    held = key in await _held(site, {key: game.seats})
-    if not held and site.watch is not None:
-        site.watch.follow(key)
-    return game, held
-
-
-async def _live_list(request: Request) -> Response:
-    """The games being played; a held one with no link and no count of its moves."""
-    site = _site(request)
-    if site.watch is not None:
-        site.watch.refresh()
-    games = listing(site.live, 0.0, trio.current_time())
-    held = await _held(site, {g["key"]: g["seats"] for g in games})
-    return _render(request, "live_list.html",
-                   games=[{**g, "held": g["key"] in held} for g in games])
-
-
-async def _live_page(request: Request) -> Response:
-    live, held = await _live_game(request)
-    if held:
-        return _render(request, "live_held.html", game=live)
-    game = shown(live, 0.0, trio.current_time())
-    return _render(request, "live.html", game=game, steps=game.steps,
-                   events=f"/live/{game.key}/events")
-
-
-async def _live_events(request: Request) -> Response:
-    """One game's public steps (event ``steps``), then ``end``: the contest's stream; a held
-    game's is refused (403), with no step."""
-    game, held = await _live_game(request)
-    if held:
-        raise HTTPException(403, f"game {game.key}'s moves are held back while its deal is "
-                            "still to be played at another seating")
-    return stream(game, game.follow(), request)
