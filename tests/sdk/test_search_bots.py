@@ -28,7 +28,7 @@ from craits_bots.playout import SCALE, play_on, policy_move, rewards
 from craits_bots.registry import BUNDLED
 from craits_sdk import Bot, Choice, GameInfo, View, play_game
 from tests.check.helpers import check_json
-from tests.sdk.test_worlds import shed_low
+from tests.sdk.positions import shed_low
 
 RULE_SETS = {
     "standard": preset("standard").replace(short_game=True),

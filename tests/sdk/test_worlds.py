@@ -9,9 +9,10 @@ from collections import Counter
 
 import pytest
 
-from craits.engine import PRESETS, Card, Game, Move, Rules, observe, preset
-from craits.engine.cards import RANK, SUIT, build_deck
+from craits.engine import PRESETS, Card, Game, Rules, observe, preset
 from craits_sdk import Choice, View, WorldError, WorldSampler
+
+from .positions import could_follow_3d, shed_low, unable_to_follow
 
 VARIANTS = (
     "face_cards", "short_game", "remove_kings_queens", "dealer_follows_direction",
@@ -95,33 +96,6 @@ def test_the_future_is_drawn_afresh_for_each_world() -> None:
     sampler = view_of(game, game.to_act).world_sampler()
     seeds = {sampler.sample(random.Random(i)).seed for i in range(5)}
     assert len(seeds) == 5
-
-
-def cards(text: str) -> list[Card]:
-    return [Card.parse(t) for t in text.split()]
-
-
-def answered_3d(theirs: str, answer: Move) -> Game:
-    """Two players, seat 1 deals the upturned 3C; seat 0 (dealt 3D KH KS QH QS JH JS 10H) plays
-    3D and seat 1, dealt ``theirs``, makes ``answer``. Seat 0 is to act."""
-    mine = cards("3D KH KS QH QS JH JS 10H")
-    upturn = Card.parse("3C")
-    rest = [c for c in build_deck(1) if c not in {*mine, *cards(theirs), upturn}]
-    random.Random(0).shuffle(rest)
-    game = Game.dealt(preset("standard"), [mine, cards(theirs)], upturn, rest, dealer=1)
-    game.apply(Move.play(Card.parse("3D")))
-    game.apply(answer)
-    assert game.to_act == 0
-    return game
-
-
-def unable_to_follow() -> Game:
-    """Seat 1, holding no three, no diamond and no eight, draws on 3D (``answered_3d``)."""
-    return answered_3d("AH 2H 4H 5H 6H 7H 9H AS", Move.draw())
-
-
-def could_follow_3d(card: int) -> bool:
-    return RANK[card] in (3, 8) or SUIT[card] == 1
 
 
 def test_a_seat_that_drew_for_want_of_a_card_held_none_that_it_could_play() -> None:
@@ -225,12 +199,6 @@ def _holdings_follow_on(world: Game, choices: tuple[Choice, ...], sampler: World
         last = Counter(mine[-1].held)
         last[mine[-1].card] -= 1
         assert not last - Counter(world.hands[seat]) - unexplained
-
-
-def shed_low() -> Game:
-    """Seat 1 (dealt AD 9D KD 5S 6S 7S JC 2C) answers 3D with AD, though 9D and KD were
-    playable too (``answered_3d``)."""
-    return answered_3d("AD 9D KD 5S 6S 7S JC 2C", Move.play(Card.parse("AD")))
 
 
 def test_a_world_says_what_the_seat_held_when_it_played() -> None:
