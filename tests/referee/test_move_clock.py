@@ -7,8 +7,6 @@ on virtual time (``MockClock``), the referee's own measurement included (``play_
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import trio
 import trio.testing
@@ -16,33 +14,11 @@ import trio.testing
 from craits.engine import Move, preset
 from craits.referee.game import GameSpec, PlayedGame, play_game
 from craits.referee.policy import FailurePolicy, TimeControl
-from craits.referee.seats import Decision, Seat, Table
+from craits.referee.seats import Decision, Seat
+
+from .scripted_seat import ScriptedSeat
 
 RULES = preset("standard")
-
-
-class ScriptedSeat(Seat):
-    """Takes ``delay(decision_number)`` seconds (trio time), then plays the first legal move;
-    notes the bank it is asked with each time."""
-
-    def __init__(self, name: str, delay: Callable[[int], float]) -> None:
-        self.name = name
-        self._delay = delay
-        self.asked = 0
-        self.banks: list[float] = []
-
-    async def start(self, table: Table, seat: int) -> None:
-        self.asked = 0
-
-    async def decide(self, decision: Decision) -> Move:
-        self.asked += 1
-        self.banks.append(decision.clock.bank_ms)
-        delay = self._delay(self.asked)
-        if delay:
-            await trio.sleep(delay)
-        else:
-            await trio.lowlevel.checkpoint()
-        return decision.legal[0]
 
 
 def _play(seats: list[Seat], time: TimeControl, strikes: int = 3) -> PlayedGame:

@@ -11,7 +11,7 @@ from craits.referee.policy import FailurePolicy, TimeControl
 from craits.referee.seats import Table
 from craits.tournament.plan.config import config_from_dict, parse_config
 
-from .test_move_clock import ScriptedSeat
+from .scripted_seat import ScriptedSeat
 
 
 class TimeNotingSeat(ScriptedSeat):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -17,7 +17,6 @@ from craits_sdk import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     Bot,
-    GameInfo,
     GameResult,
     Options,
     View,
@@ -36,32 +35,7 @@ from .fake_referee import (
     shutdown,
     welcome,
 )
-
-
-class RecordingBot(Bot):
-    """Answers with ``choose(view)`` (default: the first legal move) and records everything."""
-
-    name = "recorder"
-
-    def __init__(self, choose: Callable[[View], object] | None = None) -> None:
-        self.choose = choose or (lambda view: view.legal_moves[0])
-        self.views: list[View] = []
-        self.started: list[GameInfo] = []
-        self.updates: list[tuple[str, Sequence[Event]]] = []
-        self.ended: list[GameResult] = []
-
-    def decide(self, view: View) -> Move:
-        self.views.append(view)
-        return self.choose(view)  # type: ignore[return-value]
-
-    def on_game_start(self, game: GameInfo) -> None:
-        self.started.append(game)
-
-    def on_update(self, game_id: str, events: Sequence[Event]) -> None:
-        self.updates.append((game_id, events))
-
-    def on_game_end(self, result: GameResult) -> None:
-        self.ended.append(result)
+from .recording_bot import RecordingBot
 
 
 def test_handshake_sends_version_token_and_name_and_shutdown_exits_zero() -> None:

@@ -17,7 +17,7 @@ from craits_sdk import EXIT_OK, EXIT_REFUSED, Options, serve
 from craits_sdk import client as sdk_client
 
 from .fake_referee import Conn, FakeReferee, error, run_bot, shutdown
-from .test_sdk_client import RecordingBot
+from .recording_bot import RecordingBot
 
 FAR = "192.0.2.7:50051"
 """An address of TEST-NET-1 (RFC 5737): never this machine's, never routed."""

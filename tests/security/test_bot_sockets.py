@@ -22,8 +22,7 @@ from craits.referee.server import Referee, open_referee
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 
-from .test_listener_protocol import _until_waiting
-from .wireclient import first_message, hello
+from .wireclient import first_message, hello, until_waiting
 
 Call = grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]
 FLOOD = 2 * hub._MAX_WAITING_HELLO
@@ -49,7 +48,7 @@ async def _flood_around_a_hello(referee: Referee, victim_at: str, attacker_at: s
     async with contextlib.AsyncExitStack() as stack:
         channel = await stack.enter_async_context(grpc.aio.insecure_channel(victim_at))
         victim = pb_grpc.RefereeStub(channel).Connect(None)
-        await _until_waiting(referee.hub, 1)
+        await until_waiting(referee.hub, 1)
         flood = await _silent_streams(stack, attacker_at, FLOOD)
         reading = asyncio.ensure_future(victim.read())
         await asyncio.wait([reading], timeout=0.5)  # an ended stream was told why

@@ -20,7 +20,7 @@ from craits.tournament.plan.config import ConfigError, parse_config
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 
-from .wireclient import WireBot, first_message, hello
+from .wireclient import WireBot, first_message, hello, until_waiting
 
 
 def _with_a_guess(req: pb.DecisionRequest) -> list[pb.MoveReply]:
@@ -183,7 +183,7 @@ async def _flood_then_hello(referee_hub: hub.BotHub, referee: Referee, token: st
         bot_channel = await stack.enter_async_context(
             grpc.aio.insecure_channel(f"unix:{referee.socket}"))
         bot = pb_grpc.RefereeStub(bot_channel).Connect(None)
-        await _until_waiting(referee_hub, 1)
+        await until_waiting(referee_hub, 1)
         # one connection each: grpc may let a client open only a few streams per connection
         # at a time, and this flood is about streams, whatever carries them
         flood_channels = [await stack.enter_async_context(grpc.aio.insecure_channel(
@@ -196,13 +196,6 @@ async def _flood_then_hello(referee_hub: hub.BotHub, referee: Referee, token: st
         for call in (*flood, bot):
             call.cancel()
     return ended, reply.messages[0] if isinstance(reply, pb.RefereePacket) else None
-
-
-async def _until_waiting(referee_hub: hub.BotHub, streams: int) -> None:
-    """(asyncio) Wait until the hub has seen ``streams`` streams not yet past Hello."""
-    async with asyncio.timeout(20):
-        while referee_hub.waiting_for_hello() < streams:
-            await asyncio.sleep(0.01)
 
 
 async def _errors(calls: list[grpc.aio.StreamStreamCall[pb.BotPacket, pb.RefereePacket]],

@@ -1,6 +1,6 @@
 """A bot speaking the raw protocol over real gRPC, run on the loop hosting the referee (inside
 ``bridge.run``), for the listener's tests: it answers each request as a test says and keeps
-every rejection and error it is sent."""
+every rejection and error it is sent; and the wait for the hub to have seen a client's streams."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from craits.referee import bridge
+from craits.referee import bridge, hub
 from craits.v1 import referee_pb2 as pb
 from craits.v1 import referee_pb2_grpc as pb_grpc
 
@@ -81,3 +81,10 @@ async def first_message(address: str, packet: pb.BotPacket | None, wait_s: float
         if not isinstance(reply, pb.RefereePacket):  # the stream ended (EOF)
             return None
         return reply.messages[0]
+
+
+async def until_waiting(referee_hub: hub.BotHub, streams: int) -> None:
+    """(asyncio) Wait until the hub has seen ``streams`` streams not yet past Hello."""
+    async with asyncio.timeout(20):
+        while referee_hub.waiting_for_hello() < streams:
+            await asyncio.sleep(0.01)
