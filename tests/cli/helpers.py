@@ -1,17 +1,24 @@
 """Helpers for the CLI tests: a tiny tournament, what one ``craits`` run produced, reading a
-results database as another process would, files the tests' runs may not write, and a clock
-that makes every read of the web pages' standings cost a second."""
+results database as another process would, files the tests' runs may not write, a clock
+that makes every read of the web pages' standings cost a second, and ``craits`` processes that
+serve their pages (``--web``)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import signal
 import sqlite3
-from collections.abc import Callable
-from dataclasses import dataclass
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+from tests.waiting import wait_until
 
 TINY = """
 name = "tiny"
@@ -96,3 +103,52 @@ class Ticks:
     def __call__(self) -> float:
         self.now += 1.0
         return self.now
+
+
+@dataclass
+class WebRun:
+    """A ``craits`` process serving its pages (``--web``), what it said on stderr so far, and
+    the pages' address."""
+
+    proc: subprocess.Popen[str]
+    err: list[str] = field(default_factory=list)
+    url: str = ""
+
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.err)
+
+
+R = TypeVar("R", bound=WebRun)
+
+
+class WebRuns(Generic[R]):
+    """Starts ``craits`` processes that serve pages, as a user starts them, each as ``kind``, in
+    ``cwd``; ``close`` (a fixture's teardown) ends with Ctrl-C those still running."""
+
+    def __init__(self, kind: Callable[[subprocess.Popen[str]], R], cwd: Path) -> None:
+        self.kind = kind
+        self.cwd = cwd
+        self.runs: list[R] = []
+
+    def start(self, argv: Sequence[str], ready: Callable[[R], bool] | None = None) -> R:
+        """``craits *argv``, once ``ready`` (by default: it printed where its pages are) or once
+        it has exited. Its stderr is read in a thread, line by line, into ``err``; ``url`` is
+        the address it printed for its pages."""
+        proc = subprocess.Popen([sys.executable, "-m", "craits", *argv], cwd=self.cwd,
+                                text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        run = self.kind(proc)
+        self.runs.append(run)
+        assert proc.stderr is not None
+        threading.Thread(target=run.err.extend, args=(proc.stderr,), daemon=True).start()
+        wait_until(lambda: (run.said("web pages: ") if ready is None else ready(run))
+                   or proc.poll() is not None)
+        [line] = [line for line in run.err if line.startswith("web pages: ")]
+        run.url = line.removeprefix("web pages: ").strip().rstrip("/")
+        return run
+
+    def close(self) -> None:
+        """Ctrl-C (SIGINT) to each run still going, and wait for it to end."""
+        for run in self.runs:
+            if run.proc.poll() is None:
+                run.proc.send_signal(signal.SIGINT)
+                run.proc.communicate(timeout=60)
