@@ -41,7 +41,7 @@ from tests.hidden_cards import hidden_forms, leaks
 from tests.live_streams import read_stream
 from tests.waiting import wait_until
 
-from .helpers import Ticks
+from .helpers import Ticks, WebRun, WebRuns
 
 PACED_BOT = """
 import os
@@ -64,16 +64,10 @@ SHORT = Rules(short_game=True)
 
 
 @dataclass
-class Run:
-    """A ``craits serve --web`` process, what it said on stderr so far, and its bots."""
+class Run(WebRun):
+    """A ``craits serve --web`` process, and its bots."""
 
-    proc: subprocess.Popen[str]
-    url: str = ""
-    err: list[str] = field(default_factory=list)
     bots: list[subprocess.Popen[str]] = field(default_factory=list)
-
-    def said(self, text: str) -> bool:
-        return any(text in line for line in self.err)
 
     def connect(self, cwd: Path, pace_s: float) -> None:
         """Start one SDK bot per token printed, dialling the referee over gRPC."""
@@ -89,32 +83,17 @@ class Run:
 @pytest.fixture
 def start_serve(tmp_path: Path) -> Iterator[Callable[..., Run]]:
     """Start ``craits serve`` for alice and bob with its pages on a free port, kept up after the
-    last game (``--web-linger``), and ``extra`` options; each run still going at the end of the
-    test is ended with Ctrl-C, and its bots with it."""
+    last game (``--web-linger``), and ``extra`` options, once it has printed both bots' tokens
+    (after the pages' address); each run still going at the end of the test is ended with
+    Ctrl-C, and its bots with it."""
     (tmp_path / "pacedbot.py").write_text(PACED_BOT)
-    runs: list[Run] = []
-
-    def start(*extra: str) -> Run:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "craits", "serve", "--port", "0", "--bot", "alice", "--bot",
-             "bob", "--set", "short_game=true", "--web", "127.0.0.1:0", "--web-linger",
-             "--json", *extra],
-            cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        run = Run(proc)
-        runs.append(run)
-        assert proc.stderr is not None
-        threading.Thread(target=run.err.extend, args=(proc.stderr,), daemon=True).start()
-        wait_until(lambda: len([line for line in run.err if TOKEN.search(line)]) == 2
-                   or proc.poll() is not None)  # the pages' address comes first
-        [line] = [line for line in run.err if line.startswith("web pages: ")]
-        run.url = line.removeprefix("web pages: ").strip().rstrip("/")
-        return run
-
-    yield start
-    for run in runs:
-        if run.proc.poll() is None:
-            run.proc.send_signal(signal.SIGINT)
-            run.proc.communicate(timeout=60)
+    runs = WebRuns(Run, tmp_path)
+    yield lambda *extra: runs.start(
+        ["serve", "--port", "0", "--bot", "alice", "--bot", "bob", "--set", "short_game=true",
+         "--web", "127.0.0.1:0", "--web-linger", "--json", *extra],
+        ready=lambda run: len([line for line in run.err if TOKEN.search(line)]) == 2)
+    runs.close()
+    for run in runs.runs:
         for bot in run.bots:
             bot.wait(timeout=30)
 

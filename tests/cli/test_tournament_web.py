@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 import tomllib
@@ -41,7 +39,7 @@ from tests.hidden_cards import hidden_forms, leaks
 from tests.live_streams import read_stream
 from tests.waiting import wait_until
 
-from .helpers import TINY, Runner, Ticks
+from .helpers import TINY, Runner, Ticks, WebRun, WebRuns
 
 PACED_BOT = """
 import time
@@ -75,16 +73,10 @@ GAMES = 2  # one meeting x 2 seatings x 1 deal set
 
 
 @dataclass
-class Run:
-    """A ``craits tournament run --web`` process and what it said on stderr so far."""
+class Run(WebRun):
+    """A ``craits tournament run --web`` process, and its results database."""
 
-    proc: subprocess.Popen[str]
-    db: Path
-    url: str = ""
-    err: list[str] = field(default_factory=list)
-
-    def said(self, text: str) -> bool:
-        return any(text in line for line in self.err)
+    db: Path = field(kw_only=True)
 
 
 @pytest.fixture
@@ -93,28 +85,12 @@ def start_web(tmp_path: Path) -> Iterator[Callable[..., Run]]:
     options; each run still going at the end of the test is ended with Ctrl-C."""
     (tmp_path / "pacedbot.py").write_text(PACED_BOT)
     (tmp_path / "cup.toml").write_text(CUP)
-    runs: list[Run] = []
-
-    def start(*extra: str) -> Run:
-        db = tmp_path / "results.sqlite"
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "craits", "tournament", "run", "cup.toml", "--db", str(db),
-             "--quiet", "--web", "127.0.0.1:0", "--web-linger", *extra],
-            cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        run = Run(proc, db)
-        runs.append(run)
-        assert proc.stderr is not None
-        threading.Thread(target=run.err.extend, args=(proc.stderr,), daemon=True).start()
-        wait_until(lambda: run.said("web pages: ") or proc.poll() is not None)
-        [line] = [line for line in run.err if line.startswith("web pages: ")]
-        run.url = line.removeprefix("web pages: ").strip().rstrip("/")
-        return run
-
-    yield start
-    for run in runs:
-        if run.proc.poll() is None:
-            run.proc.send_signal(signal.SIGINT)
-            run.proc.communicate(timeout=60)
+    db = tmp_path / "results.sqlite"
+    runs = WebRuns(lambda proc: Run(proc, db=db), tmp_path)
+    yield lambda *extra: runs.start(
+        ["tournament", "run", "cup.toml", "--db", str(db), "--quiet", "--web", "127.0.0.1:0",
+         "--web-linger", *extra])
+    runs.close()
 
 
 def full_events(db: Path, index: int) -> list[Event]:
