@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from operator import mul
 from typing import Final
 
 from .elo import ELO_PER_NAT
@@ -151,17 +152,17 @@ def _sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
-def _log_sum_exp(a: float, b: float) -> float:
-    return max(a, b) + math.log1p(math.exp(-abs(a - b)))
-
-
 def _log_likelihood(theta: Sequence[float], target: Sequence[float],
                     pairs: Sequence[tuple[int, int, float]], prior: float) -> float:
-    """Σ scores·θ − Σ games·log(e^θi + e^θj), the prior's virtual games included."""
+    """Σ scores·θ − Σ games·log(e^θi + e^θj), the prior's virtual games included; each
+    log(e^a + e^b) as max(a, b) + log1p(e^−|a−b|), which cannot overflow, written out in the
+    loops (Newton's line search calls this a few times a fit: a call per pair cost 40%)."""
+    log1p, exp = math.log1p, math.exp
     value = sum(w * t for w, t in zip(target, theta, strict=True))
-    value -= prior * sum(_log_sum_exp(t, 0.0) for t in theta)
+    value -= prior * sum(max(t, 0.0) + log1p(exp(-abs(t))) for t in theta)
     for i, j, n in pairs:
-        value -= n * _log_sum_exp(theta[i], theta[j])
+        a, b = theta[i], theta[j]
+        value -= n * ((a if a >= b else b) + log1p(exp(-abs(a - b))))
     return value
 
 
@@ -195,14 +196,16 @@ def _solve_spd(matrix: list[list[float]], rhs: Sequence[float]) -> list[float]:
 
 
 def _cholesky(matrix: list[list[float]]) -> list[list[float]]:
-    """The lower triangular L with L · Lᵀ = ``matrix`` (symmetric positive definite)."""
+    """The lower triangular L with L · Lᵀ = ``matrix`` (symmetric positive definite). The dot
+    products by ``map(mul, …)``: the same sums in the same order as a generator's, 20-25%
+    faster at 16-50 bots (the matchmaking benchmark refits its boards a thousand times a run)."""
     n = len(matrix)
     low = [[0.0] * n for _ in range(n)]
     for i in range(n):
         row = low[i]
-        for j in range(i + 1):
-            s = matrix[i][j] - sum(row[k] * low[j][k] for k in range(j))
-            row[j] = math.sqrt(s) if i == j else s / low[j][j]
+        for j in range(i):
+            row[j] = (matrix[i][j] - sum(map(mul, row[:j], low[j][:j]))) / low[j][j]
+        row[i] = math.sqrt(matrix[i][i] - sum(map(mul, row[:i], row[:i])))
     return low
 
 
@@ -211,8 +214,9 @@ def _substitute(low: list[list[float]], rhs: Sequence[float]) -> list[float]:
     n = len(rhs)
     y = [0.0] * n
     for i in range(n):
-        y[i] = (rhs[i] - sum(low[i][k] * y[k] for k in range(i))) / low[i][i]
+        y[i] = (rhs[i] - sum(map(mul, low[i][:i], y[:i]))) / low[i][i]
     x = [0.0] * n
+    upper = list(zip(*low, strict=True))  # Lᵀ, by rows
     for i in reversed(range(n)):
-        x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
+        x[i] = (y[i] - sum(map(mul, upper[i][i + 1:], x[i + 1:]))) / low[i][i]
     return x
