@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -225,6 +225,7 @@ class Matchmaker:
         by_id = {v.id: v for v in versions}
         skills = {v.id: self.skill.get(v.id) for v in versions}
         weight = self._top_weights(skills)
+        value = self._values(skills, weight)
         open_ = sorted(by_id, key=lambda v: (v in flooded, share[v], v))
         eligible = [v for v in open_ if v not in flooded]
         if len(eligible) < size:
@@ -237,9 +238,14 @@ class Matchmaker:
         elif starving & set(eligible):
             seed = min(starving & set(eligible), key=lambda v: (share[v], v))
             reason = "starving"
-        else:
-            need = {v: sum(self._value(v, w, skills, weight) for w in by_id if w != v)
-                    for v in eligible}
+        else:  # each version's sum over the others, each pair's value reckoned once
+            order = list(by_id)
+            need = dict.fromkeys(order, 0.0)
+            for i, a in enumerate(order):
+                for b in order[i + 1:]:
+                    worth = value(a, b)
+                    need[a] += worth
+                    need[b] += worth
             seed = max(eligible, key=lambda v: (need[v], v))
             reason = "information"
         table = [seed]
@@ -248,20 +254,30 @@ class Matchmaker:
             pick = self._explore(candidates, table, skills)
             if pick is None:
                 pick = max(candidates, key=lambda v: (
-                    sum(self._value(v, t, skills, weight) for t in table),
+                    sum(value(v, t) for t in table),
                     -self._scheduled.get(v, 0), v))
             table.append(pick)
             candidates.remove(pick)
         self._record(table, now)
         return Table(tuple(table), reason)
 
-    def _value(self, a: str, b: str, skills: dict[str, Skill], weight: dict[str, float]
-               ) -> float:
-        """What one more deal set of ``a`` with ``b`` is worth: their doubt, weighted for the
-        top places, halved every ``meetings_scale`` deal sets they already played together."""
-        met = self._meetings.get((a, b) if a < b else (b, a), 0)
-        return (doubt(skills[a], skills[b]) * min(weight[a], weight[b])
-                / (1.0 + met / self.config.meetings_scale))
+    def _values(self, skills: dict[str, Skill], weight: dict[str, float]
+                ) -> Callable[[str, str], float]:
+        """What one more deal set of two versions is worth: their doubt, weighted for the top
+        places, halved every ``meetings_scale`` deal sets they already played together.
+        Remembered per pair for one decision (the seed's sums and the seats' read the same
+        pairs, each from both ends): the decision's CPU is mostly these."""
+        memo: dict[tuple[str, str], float] = {}
+        scale = self.config.meetings_scale
+
+        def value(a: str, b: str) -> float:
+            key = (a, b) if a < b else (b, a)
+            worth = memo.get(key)
+            if worth is None:
+                worth = memo[key] = (doubt(skills[a], skills[b]) * min(weight[a], weight[b])
+                                     / (1.0 + self._meetings.get(key, 0) / scale))
+            return worth
+        return value
 
     def _top_weights(self, skills: dict[str, Skill]) -> dict[str, float]:
         """``1 + top_weight · P(in the top places or next to them)`` per version: a pair's
