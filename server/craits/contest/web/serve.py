@@ -189,11 +189,8 @@ class ResultsReader:
         g = self.games
         status, played = g.status, list(g.played)  # the referee's task appends meanwhile
         counts = (status, len(played))
-        last = self._last
-        if last is not None and (last.counts == counts or (
-                last.status == status and not self.spacing.due())):
-            return last
-        self._last = self.spacing.read(lambda: self._read(status, played))
+        self._last = self.spacing.fresh(self._last, counts, status,
+                                        lambda: self._read(status, played))
         return self._last
 
     def _read(self, status: str, played: list[PlayedGame]) -> Snapshot:

@@ -67,7 +67,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import trio
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
@@ -261,6 +261,21 @@ class Snapshot:
         return self.status == "running"
 
 
+class Reading(Protocol):
+    """A costly reading that ``Spacing.fresh`` keeps while it stands."""
+
+    @property
+    def counts(self) -> object:
+        """What the reading changes only with: it stands while these are the same."""
+
+    @property
+    def status(self) -> str:
+        """The run's status: a new one is read at once."""
+
+
+R = TypeVar("R", bound=Reading)
+
+
 class Spacing:
     """When a costly read may be made again: at most once per ``SPACING`` times the last one's
     cost on ``clock`` (why: ``StandingsReader``; ``craits serve``'s pages space theirs too)."""
@@ -285,6 +300,14 @@ class Spacing:
         ended = self.clock()
         self._next_at = ended + self.SPACING * (ended - started)
         return value
+
+    def fresh(self, last: R | None, counts: object, status: str, read: Callable[[], R]) -> R:
+        """``last`` while it stands (its ``counts`` are these, or its status is and the next
+        read is not due yet), else ``read()``, timed."""
+        if last is not None and (last.counts == counts or (
+                last.status == status and not self.due())):
+            return last
+        return self.read(read)
 
 
 class StandingsReader:
@@ -315,11 +338,8 @@ class StandingsReader:
     def __call__(self) -> Snapshot:
         info = self.store.tournament(self.tid)
         counts = (info.status, info.total, tuple(sorted(info.jobs.items())))
-        last = self._last
-        if last is not None and (last.counts == counts or (
-                last.status == info.status and not self.spacing.due())):
-            return last
-        self._last = self.spacing.read(lambda: self._read(info, counts))
+        self._last = self.spacing.fresh(self._last, counts, info.status,
+                                        lambda: self._read(info, counts))
         return self._last
 
     def _read(self, info: TournamentInfo, counts: tuple[str, int, tuple[tuple[str, int], ...]]
