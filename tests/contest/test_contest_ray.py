@@ -14,7 +14,6 @@ node that cannot sandbox.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -42,12 +41,17 @@ from tests.live_streams import read_events
 from tests.ray.cluster import RayCluster, session
 from tests.waiting import until
 
-from .processes import read_store, serve
-from .server import make_contest
+from .ladder_tables import (
+    SEATS,
+    assert_each_seating_once,
+    seatings,
+    tables,
+    tables_of_three,
+    two_tables_half_played,
+)
+from .processes import serve
 from .uploaded import bot_directory, wrapped
 
-SEATS = 3
-"""Tables of three: three seatings a table, so a kill can fall between two of them."""
 ACTOR = b"ray::ContestTables"
 """How Ray names an actor's process (its title, in ``/proc/PID/cmdline``)."""
 
@@ -61,15 +65,6 @@ def _version(contest: Path, store: ContestStore, contestant: int, bot: str) -> s
                                                             "python", files, size), 0.0)
     store.set_state(version.id, VersionState.RATED, 0.0)
     return digest
-
-
-def _read(contest: Path, sql: str) -> list[tuple[Any, ...]]:
-    with read_store(contest) as db:
-        return db.execute(sql).fetchall()
-
-
-def _tables(contest: Path, state: str) -> set[int]:
-    return {r[0] for r in _read(contest, f"SELECT id FROM ladder_tables WHERE state = '{state}'")}
 
 
 def _actors(cluster: RayCluster) -> list[int]:
@@ -138,11 +133,7 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
         cluster: tuple[RayCluster, Path], tmp_path: Path) -> None:
     head, node_tmp = cluster
     contest = tmp_path / "cup"
-    make_contest(contest, f"tables.min_seats = {SEATS}\ntables.max_seats = {SEATS}",
-                 names=("ann", "bob", "cid"))
-    config = contest / "contest.toml"
-    config.write_text(config.read_text().replace('preset = "standard"',
-                                                 'preset = "standard"\nshort_game = true'))
+    tables_of_three(contest)
     (contest / "bots").mkdir()
     store = ContestStore.open(contest / "contest.db")
     digests = {_version(contest, store, n, bot)
@@ -155,16 +146,11 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
         actors = until(lambda: (a := _actors(head)) and len(a) == 2 and a, 120, "two actors")
         watched = _watch_a_game(server.url, organiser)
 
-        def two_tables_half_played() -> bool:
-            playing = _tables(contest, "playing")
-            recorded = {t for (t,) in _read(contest, "SELECT table_id FROM games")}
-            return len(playing) == 2 and playing <= recorded
-
-        until(two_tables_half_played, 180, "two tables at once, both half played")
-        interrupted = _tables(contest, "playing")
-        before = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+        until(lambda: two_tables_half_played(contest), 180, "two tables at once, both half played")
+        interrupted = tables(contest, "playing")
+        before = seatings(contest)
         os.kill(actors[0], signal.SIGKILL)
-        until(lambda: interrupted <= _tables(contest, "done"), 180,
+        until(lambda: interrupted <= tables(contest, "done"), 180,
               "the tables in play at the actor's death ended whole")
         assert server.process.poll() is None, "the service must outlive its actor"
         deaths = [line for line in server.stderr
@@ -172,20 +158,12 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
         assert deaths and "Ray table actor" in deaths[0], server.stderr
         assert actors[0] not in until(lambda: (a := _actors(head)) and len(a) == 2 and a, 60,
                                       "a new actor in the dead one's place")
-        after = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+        after = seatings(contest)
         assert set(before) <= set(after)
         server.process.terminate()  # as Ctrl-C, also with Ray's SIGTERM handler (-6 once)
         assert server.process.wait(timeout=60) == 130, server.stderr[-5:]
 
-    games = _read(contest, "SELECT table_id, rotation, game_id FROM games")
-    keys = [(t, r) for t, r, _ in games]
-    assert len(keys) == len(set(keys)) and len({g for _, _, g in games}) == len(games)
-    for table in _tables(contest, "done"):
-        assert sorted(r for t, r in keys if t == table) == list(range(SEATS)), table
-    assert not _tables(contest, "void")
-    seated = {v for (versions,) in _read(contest, "SELECT versions FROM ladder_tables")
-              for v in json.loads(versions)}
-    assert seated == {1, 2, 3}
+    assert_each_seating_once(contest)
     _check_watched(contest, *watched)
     cache = node_tmp / f"craits-bots-{os.getuid()}"
     assert {p.name for p in cache.iterdir() if not p.name.startswith(".")} == digests

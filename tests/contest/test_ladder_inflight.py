@@ -20,8 +20,8 @@ from craits.contest.validation import ContestRun
 from craits.contest.versions import VersionState
 from craits.ratings.results import ScoredGame
 
+from .ladder_tables import played_table
 from .server import Clock, make_contest
-from .test_phases import _table
 from .uploaded import add_version, wrapped
 
 
@@ -53,9 +53,9 @@ def test_finals_count_their_own_games_and_the_tables_in_flight(
         store.set_state(version.id, VersionState.RATED, clock())
         ids.append(version.id)
     for _ in range(3):  # before the finals: 12 games each for the top two
-        _table(store, ids[:2], ids[0])
-        _table(store, ids[1:], ids[1])
-    _table(store, [ids[0], ids[2]], ids[0])
+        played_table(store, ids[:2], ids[0])
+        played_table(store, ids[1:], ids[1])
+    played_table(store, [ids[0], ids[2]], ids[0])
     ladder = Ladder(ContestRun(contest, config, store, clock), seed=1)
     trio.run(ladder.refresh)
     matchmakers: list[Seen] = []

@@ -19,10 +19,10 @@ from craits.contest.ladderstore import LadderTable
 from craits.contest.phases import PhaseError, finals_of, finals_turn, phase_now, set_phase
 from craits.contest.results import export_results
 from craits.contest.service import open_contest
-from craits.contest.store import ContestStore
 from craits.contest.validation import ContestRun
 from craits.contest.versions import VersionState
 
+from .ladder_tables import played_table
 from .processes import craits
 from .server import Clock, make_contest
 from .uploaded import add_version, wrapped
@@ -34,23 +34,6 @@ OPEN, FREEZE, FINALS = (dt.datetime(2030, 5, d, tzinfo=dt.UTC).timestamp() for d
 DATES = ('phases.open = 2030-05-01T00:00:00Z\nphases.freeze = 2030-05-02T00:00:00Z\n'
          'phases.finals = 2030-05-03T00:00:00Z\nphases.finalists = 2\n'
          'phases.finals_deal_sets = 2\n')
-
-
-def _table(store: ContestStore, versions: list[int], winner: int) -> None:
-    """A played deal set of two seatings, ``winner`` first in both."""
-    with store.transaction() as db:
-        table = db.execute("INSERT INTO ladder_tables (versions, reason, state, created_at) "
-                           "VALUES (?, 'test', 'done', 0)", (json.dumps(versions),)).lastrowid
-        for rotation in range(2):
-            seats = versions if rotation == 0 else versions[::-1]
-            places = [1 if v == winner else 2 for v in seats]
-            game = db.execute(
-                "INSERT INTO games (table_id, rotation, game_id, seats, totals, places, "
-                "strikes, forfeited, faulted, record, outcome, started, finished) VALUES "
-                "(?, ?, 'g', ?, '[0, 0]', ?, '[0, 0]', '[false, false]', '[]', x'', '{}', 0, "
-                "0)", (table, rotation, json.dumps(seats), json.dumps(places))).lastrowid
-            db.executemany("INSERT INTO game_seats (game, version_id, faulted) VALUES "
-                           "(?, ?, 0)", [(game, v) for v in seats])
 
 
 def test_dates_command_finals_and_export(tmp_path: Path) -> None:
@@ -73,8 +56,8 @@ def test_dates_command_finals_and_export(tmp_path: Path) -> None:
         store.set_state(v.id, VersionState.RATED, clock())
     ids = [v.id for v in versions]
     for _ in range(3):
-        _table(store, ids[:2], ids[0])
-        _table(store, ids[1:], ids[1])
+        played_table(store, ids[:2], ids[0])
+        played_table(store, ids[1:], ids[1])
     ladder = Ladder(ContestRun(contest, config, store, clock), seed=1)
     trio_refresh(ladder)
     assert [r["version_id"] for r in store.standings()] == ids
@@ -93,11 +76,11 @@ def test_dates_command_finals_and_export(tmp_path: Path) -> None:
     with pytest.raises(PhaseError, match="cannot be undone"):
         set_phase(config, store, "open", clock())
 
-    _table(store, ids[:2], ids[1])  # the finals' games alone count: bob leads
+    played_table(store, ids[:2], ids[1])  # the finals' games alone count: bob leads
     trio_refresh(ladder)
     assert [r["version_id"] for r in store.standings()] == [ids[1], ids[0]]
     assert phase_now(config, store, clock()) == "finals"
-    _table(store, ids[:2], ids[1])
+    played_table(store, ids[:2], ids[1])
     assert trio_step_blocked(ladder)  # each finalist has its 2 deal sets: done
     assert phase_now(config, store, clock()) == "done" and run.phase() == "done"
 
@@ -131,12 +114,12 @@ def test_a_done_contests_ladder_stops_and_reads_no_games(tmp_path: Path,
     for v in ids:
         store.set_state(v, VersionState.RATED, clock())
     for _ in range(2):
-        _table(store, ids, ids[0])
+        played_table(store, ids, ids[0])
     ladder = Ladder(ContestRun(contest, config, store, clock), seed=1)
     trio_refresh(ladder)
     set_phase(config, store, "finals", clock())
     for _ in range(2):  # each finalist's 2 deal sets: the next step declares the finals done
-        _table(store, ids, ids[1])
+        played_table(store, ids, ids[1])
     reads: list[float] = []
     claims: list[float] = []
 

@@ -11,9 +11,7 @@ import json
 import os
 import re
 import signal
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -30,23 +28,20 @@ from craits.contest.versions import VersionState
 from craits.dealkey import DealKey
 from tests.waiting import until
 
+from .ladder_tables import (
+    assert_each_seating_once,
+    read,
+    seatings,
+    tables,
+    tables_of_three,
+    two_tables_half_played,
+)
 from .processes import Server, serve
 from .server import make_contest
 from .uploaded import NEVER_CONNECTS, add_version, bot_directory, wrapped
 
 pytestmark = pytest.mark.slow
 
-SEATS = 3
-"""Tables of three: three seatings a table, so a kill can fall between two of them."""
-
-
-def _read(contest: Path, sql: str) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(f"file:{contest / 'contest.db'}?mode=ro", uri=True, timeout=10) as db:
-        return db.execute(sql).fetchall()
-
-
-def _tables(contest: Path, state: str) -> set[int]:
-    return {r[0] for r in _read(contest, f"SELECT id FROM ladder_tables WHERE state = '{state}'")}
 
 
 def _workers(server: Server) -> list[int]:
@@ -90,11 +85,7 @@ def _watch_one(url: str) -> None:
 def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_workers(
         tmp_path: Path) -> None:
     contest = tmp_path / "cup"
-    make_contest(contest, f"tables.min_seats = {SEATS}\ntables.max_seats = {SEATS}",
-                 names=("ann", "bob", "cid"))
-    config = contest / "contest.toml"
-    config.write_text(config.read_text().replace('preset = "standard"',
-                                                 'preset = "standard"\nshort_game = true'))
+    tables_of_three(contest)
     store = ContestStore.open(contest / "contest.db")
     for contestant, bot in ((1, "greedy"), (2, "lowcard"), (3, "random")):
         version = add_version(contest, store, contestant, wrapped(bot))
@@ -105,37 +96,31 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
         workers = until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
                         "two table workers", every=0.2)
 
-        def two_tables_half_played() -> bool:
-            playing = _tables(contest, "playing")
-            recorded = {t for (t,) in _read(contest, "SELECT table_id FROM games")}
-            return len(playing) == 2 and playing <= recorded
-
-        # Both tables in play have a game recorded: whichever the killed worker plays, it
-        # dies in the middle of a table.
-        until(two_tables_half_played, 120, "two tables at once, both half played", every=0.2)
-        interrupted = _tables(contest, "playing")
+        until(lambda: two_tables_half_played(contest), 120,
+              "two tables at once, both half played", every=0.2)
+        interrupted = tables(contest, "playing")
         _watch_one(server.url)
-        before = _read(contest, "SELECT table_id, rotation, game_id FROM games")
+        before = seatings(contest)
         os.kill(workers[0], signal.SIGKILL)
-        until(lambda: interrupted <= _tables(contest, "done"), 120,
+        until(lambda: interrupted <= tables(contest, "done"), 120,
               "the tables in play at the worker's death ended whole", every=0.2)
         assert server.process.poll() is None, "the service must outlive its worker"
         assert any("its missing seatings go to a new worker" in line for line in server.stderr)
         replacement = until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
                             "a new worker in the dead one's place", every=0.2)
         assert workers[0] not in replacement
-        assert set(before) <= set(_read(contest, "SELECT table_id, rotation, game_id FROM games"))
+        assert set(before) <= set(seatings(contest))
 
-        done = len(_tables(contest, "done"))
+        done = len(tables(contest, "done"))
 
         def fresh_table() -> set[int]:
             """Tables in play with no game recorded yet (all three seatings to play)."""
-            recorded = {t for (t,) in _read(contest, "SELECT table_id FROM games")}
-            return _tables(contest, "playing") - recorded
+            recorded = {t for (t,) in read(contest, "SELECT table_id FROM games")}
+            return tables(contest, "playing") - recorded
 
-        until(lambda: len(_tables(contest, "done")) > done and fresh_table(), 120,
+        until(lambda: len(tables(contest, "done")) > done and fresh_table(), 120,
               "the ladder plays on, a table just started", every=0.2)
-        left_open = _tables(contest, "playing")
+        left_open = tables(contest, "playing")
         fresh = fresh_table()
         server.kill()
         until(lambda: not any(_alive(pid) for pid in replacement), 30,
@@ -143,21 +128,13 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
         # A worker playing on for nobody would record the fresh table's other seatings; one
         # ending with its service records at most the game that was ending at the kill.
         for table in fresh:
-            assert len(_read(contest, f"SELECT id FROM games WHERE table_id = {table}")) <= 1
+            assert len(read(contest, f"SELECT id FROM games WHERE table_id = {table}")) <= 1
 
     with serve(contest, "--workers", "0"):
-        until(lambda: left_open <= _tables(contest, "done"), 180,
+        until(lambda: left_open <= tables(contest, "done"), 180,
               "the tables the killed service left open ended whole", every=0.2)
 
-    games = _read(contest, "SELECT table_id, rotation, game_id FROM games")
-    keys = [(t, r) for t, r, _ in games]
-    assert len(keys) == len(set(keys)) and len({g for _, _, g in games}) == len(games)
-    for table in _tables(contest, "done"):
-        assert sorted(r for t, r in keys if t == table) == list(range(SEATS)), table
-    assert not _tables(contest, "void")
-    seated = {v for (versions,) in _read(contest, "SELECT versions FROM ladder_tables")
-              for v in json.loads(versions)}
-    assert seated == {1, 2, 3}
+    assert_each_seating_once(contest)
 
 
 def test_a_version_that_cannot_start_voids_its_table_in_the_worker(tmp_path: Path) -> None:
