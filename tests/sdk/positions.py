@@ -7,11 +7,7 @@ import random
 
 from craits.engine import Card, Game, Move, preset
 from craits.engine.cards import RANK, SUIT, build_deck
-
-
-def cards(text: str) -> list[Card]:
-    """Cards written as text, e.g. ``"3D KH"``."""
-    return [Card.parse(t) for t in text.split()]
+from tests.engine.helpers import cards
 
 
 def answered_3d(theirs: str, answer: Move) -> Game:
