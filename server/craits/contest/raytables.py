@@ -30,7 +30,6 @@ left open.
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -43,9 +42,8 @@ import trio
 from craits.tournament.run.ray_pool import (
     RayCluster,
     RayError,
-    connect,
     disconnect,
-    keep_sigterm,
+    join,
     ray_module,
     result_of,
 )
@@ -171,9 +169,7 @@ async def open_ray_players(setup: WorkerSetup, cluster: RayCluster, asked: int |
     """Join the cluster and start ``asked`` actors (default: one per CPU of the cluster),
     each checked able to sandbox (``RayError`` naming the node otherwise); every actor is
     ended, and the cluster left, when the body ends, however it ends."""
-    handler = signal.getsignal(signal.SIGTERM)
-    cpus = await trio.to_thread.run_sync(connect, cluster, None)
-    keep_sigterm(handler)  # a ``kill`` stops the service as without Ray
+    cpus = await join(cluster, None)  # a ``kill`` stops the service as without Ray
     players: list[RayPlayer] = []
     try:
         count = ray_worker_count(asked, cpus, sys.maxsize)  # a ladder never runs out of tables

@@ -140,10 +140,20 @@ def keep_sigterm(handler: Any) -> None:
     main thread. Joining a cluster installs abseil's failure handler for SIGTERM (Ray's
     ``logging.cc``), which prints a stack and arms a 3-second alarm that aborts the process
     (SIGABRT) however its shutdown goes: a service stopping its actors and their bots takes
-    longer, so ``kill`` ended ``craits contest serve --ray`` with status -6. Python's own
-    handler (``craits.cli.main``'s: SIGTERM relayed as Ctrl-C) is put back in its place."""
+    longer, so ``kill`` ended ``craits contest serve --ray`` with status -6 (and ``craits
+    tournament run --ray`` too, when stopping took over 3 s). Python's own handler
+    (``craits.cli.main``'s: SIGTERM relayed as Ctrl-C) is put back in its place."""
     if handler is not None and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, handler)
+
+
+async def join(cluster: RayCluster, workdir: Path | None, private: Sequence[Path] = ()) -> int:
+    """``connect`` for a trio program (in a thread: joining takes seconds), keeping its SIGTERM
+    handler (``keep_sigterm``), so that a ``kill`` stops a run or a service as without Ray."""
+    handler = signal.getsignal(signal.SIGTERM)
+    cpus = await trio.to_thread.run_sync(connect, cluster, workdir, private)
+    keep_sigterm(handler)
+    return cpus
 
 
 def disconnect() -> None:

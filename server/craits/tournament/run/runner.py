@@ -40,7 +40,7 @@ from craits.tournament.store.game_records import FinishedGame
 from .botpool import BotPool, Isolation, isolation_problem
 from .lease import lease
 from .local_tables import LocalTables, referee_for
-from .ray_pool import RayCluster, RayError, connect, disconnect, open_ray_workers
+from .ray_pool import RayCluster, RayError, disconnect, join, open_ray_workers
 from .worker_pool import open_workers
 from .worker_process import WorkerSetup
 
@@ -410,8 +410,7 @@ async def _run_on_ray(
     store: Store, settings: RunSettings, hook: ProgressHook, cluster: RayCluster
 ) -> None:
     """Join the cluster, play every game with worker actors on it, and leave it."""
-    cpus = await trio.to_thread.run_sync(connect, cluster, settings.workdir,
-                                         settings.isolation.hidden)
+    cpus = await join(cluster, settings.workdir, settings.isolation.hidden)
     try:
         run = _Run(store, settings, hook)  # after joining: the run's rate counts from here
         count = ray_worker_count(settings.options.workers, cpus, run.info.jobs["pending"])
