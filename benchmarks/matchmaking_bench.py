@@ -1,7 +1,7 @@
 """How many games the contest's matchmaker needs to find the true order, against simpler policies.
 
 Usage: ``.venv/bin/python benchmarks/matchmaking_bench.py [--runs 30] [--scenarios
-spaced,field] [--table-size 4] [--luck 0] [--json] [--quick]``
+spaced,field] [--table-size 4] [--luck 0] [--variant top_weight=3 ...] [--json] [--quick]``
 
 Sixteen simulated versions of known strength (``craits.contest.simulation``: Plackett–Luce
 finishes, one deal set per table, a game per cyclic seating) are played by three policies in
@@ -10,7 +10,11 @@ the same run, each from the same truth:
 * ``random``: uniformly random tables;
 * ``fewest-near``: the simple heuristic, the version with the fewest games first (ties at
   random) with the versions nearest it by rating (the same online estimate the matchmaker reads);
-* ``matchmaker``: ``craits.contest.matchmaking.Matchmaker`` with its defaults.
+* ``matchmaker``: ``craits.contest.matchmaking.Matchmaker`` with its defaults;
+* each ``--variant KEY=VALUE[,KEY=VALUE]`` adds the matchmaker with those ``MatchConfig``
+  fields changed, named by them: a variant is screened on the same truths and seeds as the
+  defaults, and plays from the same random streams (a variant that changes nothing plays the
+  defaults' games exactly).
 
 After every deal set the board is the project's Bradley–Terry fit of all games so far
 (``craits.ratings.bradley_terry``), and a run records the games after which the board first
@@ -28,16 +32,17 @@ same command prints the same games.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from craits.contest.matchmaking import Matchmaker, OnlineSkill, Version
+from craits.contest.matchmaking import MatchConfig, Matchmaker, OnlineSkill, Version
 from craits.contest.simulation import kendall_tau, play_deal_set, top_exact
 from craits.ratings.bradley_terry import Tally, centre, fit, pair_entries
 from craits.ratings.intervals import clustered_ratings
@@ -95,10 +100,11 @@ def fewest_near_policy(size: int, rng: random.Random) -> Policy:
     return choose
 
 
-def matchmaker_policy(size: int, seed: int) -> Policy:
-    """The contest's matchmaker (``table_sizes`` the run's size, everything else default)."""
-    from craits.contest.matchmaking import MatchConfig
-    maker = Matchmaker(MatchConfig(table_sizes=(size,)), seed=seed)
+def matchmaker_policy(size: int, seed: int, variant: str = "") -> Policy:
+    """The contest's matchmaker (``table_sizes`` the run's size, the ``variant``'s fields as it
+    says, everything else default)."""
+    maker = Matchmaker(replace(MatchConfig(table_sizes=(size,)), **variant_fields(variant)),
+                       seed=seed)
     seen = [0]
 
     def choose(versions: list[Version], games: list[ScoredGame], now: float
@@ -107,6 +113,32 @@ def matchmaker_policy(size: int, seed: int) -> Policy:
         seen[0] = len(games)
         return maker.next_tables(versions, fresh, now)[0].versions
     return choose
+
+
+def variant_fields(variant: str) -> dict[str, Any]:
+    """``MatchConfig`` fields from ``KEY=VALUE[,KEY=VALUE]`` (values as Python literals: ``3``,
+    ``0.5``, ``(0.5, 2.0)``); an unknown field is refused with the known ones."""
+    known = {f.name: f for f in fields(MatchConfig)}
+    out: dict[str, Any] = {}
+    for item in filter(None, variant.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in known:
+            raise SystemExit(f"bad variant {item!r}: KEY=VALUE with KEY one of "
+                             f"{', '.join(known)}")
+        out[key.strip()] = ast.literal_eval(value.strip())
+    return out
+
+
+def policy_of(name: str, size: int, seed: int, rng: random.Random) -> Policy:
+    """The policy called ``name``: one of ``POLICIES``, or ``matchmaker KEY=VALUE,...``."""
+    base, _, variant = name.partition(" ")
+    if base == "random" and not variant:
+        return random_policy(size, rng)
+    if base == "fewest-near" and not variant:
+        return fewest_near_policy(size, rng)
+    if base == "matchmaker":
+        return matchmaker_policy(size, seed, variant)
+    raise SystemExit(f"unknown policy {name!r}")
 
 
 @dataclass
@@ -131,12 +163,12 @@ class Board:
 
 def run_policy(name: str, truth: dict[str, float], size: int, seed: int, horizon: int,
                luck: float) -> Outcome:
-    """Play ``horizon`` games of deal sets chosen by policy ``name``."""
-    rng = random.Random(f"{seed}:{name}:policy")
-    play_rng = random.Random(f"{seed}:{name}:games")
-    policy = {"random": lambda: random_policy(size, rng),
-              "fewest-near": lambda: fewest_near_policy(size, rng),
-              "matchmaker": lambda: matchmaker_policy(size, seed)}[name]()
+    """Play ``horizon`` games of deal sets chosen by policy ``name`` (a variant draws from
+    its base policy's streams)."""
+    base = name.partition(" ")[0]
+    rng = random.Random(f"{seed}:{base}:policy")
+    play_rng = random.Random(f"{seed}:{base}:games")
+    policy = policy_of(name, size, seed, rng)
     ids = sorted(truth)
     board = Board(ids)
     games: list[ScoredGame] = []
@@ -288,11 +320,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--horizon", type=int, default=4000,
                         help="games per run; a target counts as reached when it holds from "
                         "some deal set to the last (default 4000)")
+    parser.add_argument("--policies", default=",".join(POLICIES),
+                        help="which of the three to play (random always: the ratios' base)")
+    parser.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE,...",
+                        help="also play the matchmaker with these MatchConfig fields changed "
+                        "(repeatable)")
     parser.add_argument("--refit-sizes", default="16,50,100")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes playing the runs (default 1; the figures do not change)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--save", metavar="FILE", help="also write the JSON report to FILE")
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     args = parser.parse_args(argv)
     if args.quick:
@@ -300,13 +338,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     report: dict[str, Any] = {"runs": args.runs, "versions": args.versions,
                               "table_size": args.table_size, "luck": args.luck,
                               "scenarios": {}}
+    chosen = set(args.policies.split(",")) | {"random"}
+    if args.variant:
+        chosen.add("matchmaker")  # what a variant is held against
+    if not chosen <= set(POLICIES):
+        raise SystemExit(f"unknown policies {sorted(chosen - set(POLICIES))}")
+    policies = [*(p for p in POLICIES if p in chosen),
+                *(f"matchmaker {v}" for v in args.variant)]
+    for name in policies:
+        variant_fields(name.partition(" ")[2] if name.startswith("matchmaker") else "")
     for scenario in args.scenarios.split(","):
         jobs = [(name, truth_of(scenario, args.versions, run, args.seed), args.table_size,
                  args.seed * 1000 + run, args.horizon, args.luck)
-                for run in range(args.runs) for name in POLICIES]
+                for run in range(args.runs) for name in policies]
         with ProcessPoolExecutor(args.jobs) as pool:
             outcomes = list(pool.map(run_policy, *zip(*jobs, strict=True)))
-        per: dict[str, list[Outcome]] = {p: [] for p in POLICIES}
+        per: dict[str, list[Outcome]] = {p: [] for p in policies}
         for job, outcome in zip(jobs, outcomes, strict=True):
             per[job[0]].append(outcome)  # in run order: the runs are paired across policies
         rows: dict[str, dict[str, Any]] = {}
@@ -318,6 +365,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "cpu_per_decision_us": 1e6 * sum(o.cpu for o in outs)
                 / max(1, sum(o.decisions for o in outs)),
                 "most_hourly_share": max(o.most_share for o in outs),
+                "runs": [[o.tau_games, o.top_games] for o in outs],
             }
         base = rows["random"]
         for name, row in rows.items():
@@ -330,11 +378,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                 row[ratio + "_halves"] = [ratio_of(mine[:half], theirs[:half]),
                                           ratio_of(mine[half:], theirs[half:])]
                 row[ratio + "_90"] = bootstrap(mine, theirs, args.seed)
+                if name.startswith("matchmaker "):  # a variant, against the defaults
+                    defaults = [games_of(o) for o in per["matchmaker"]]
+                    row[key.replace("games", "vs_defaults_90")] = bootstrap(
+                        mine, defaults, args.seed)
         report["scenarios"][scenario] = rows
     report["decision"] = decision_cost([int(s) for s in args.refit_sizes.split(",")], 10,
                                        args.table_size, args.seed)
     report["refit"] = refit_cost([int(s) for s in args.refit_sizes.split(",")], 40,
                                  args.table_size, args.seed)
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as out:
+            json.dump(report, out, indent=1)
     if args.json:
         print(json.dumps(report, indent=2))
         return
@@ -342,10 +397,11 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"medians over {args.runs} runs")
     for scenario, rows in report["scenarios"].items():
         print(f"\n{scenario}:")
-        print(f"  {'policy':12} {'tau>=0.9':>9} {'ratio':>6} {'top 3':>7} {'ratio':>6} "
+        width = max(12, *map(len, rows))
+        print(f"  {'policy':{width}} {'tau>=0.9':>9} {'ratio':>6} {'top 3':>7} {'ratio':>6} "
               f"{'unreached':>9} {'us/decision':>11} {'max hourly':>10}")
         for name, row in rows.items():
-            print(f"  {name:12} {_fmt(row['tau_games']):>9} {_fmt(row['tau_ratio'], 2):>6} "
+            print(f"  {name:{width}} {_fmt(row['tau_games']):>9} {_fmt(row['tau_ratio'], 2):>6} "
                   f"{_fmt(row['top3_games']):>7} {_fmt(row['top3_ratio'], 2):>6} "
                   f"{row['unreached']:>9} {row['cpu_per_decision_us']:>11.0f} "
                   f"{row['most_hourly_share']:>10.2f}")
@@ -353,8 +409,14 @@ def main(argv: Sequence[str] | None = None) -> None:
               "percentiles of 2,000 resamplings of the runs")
         for name, row in rows.items():
             if name != "random":
-                print(f"  {name:12} tau {_spread(row, 'tau_ratio')}; "
+                print(f"  {name:{width}} tau {_spread(row, 'tau_ratio')}; "
                       f"top 3 {_spread(row, 'top3_ratio')}")
+        for name, row in rows.items():
+            if name.startswith("matchmaker "):
+                low, high = (_fmt(x, 2) for x in row["tau_vs_defaults_90"])
+                top_low, top_high = (_fmt(x, 2) for x in row["top3_vs_defaults_90"])
+                print(f"  {name:{width}} over the defaults' medians, 90%: tau {low}-{high}; "
+                      f"top 3 {top_low}-{top_high}")
     print("\nthe matchmaker's decision (one claimed table), past the new versions:")
     for r in report["decision"]:
         print(f"  {r['versions']:>4} versions, after {r['games_before']:>5} games: "
