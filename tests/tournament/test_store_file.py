@@ -11,6 +11,7 @@ import pytest
 from craits.tournament.plan.config import config_from_dict
 from craits.tournament.run.runner import RunError, bot_directory
 from craits.tournament.store.database import OpenMode, Store, StoreError
+from craits.tournament.store.dbfile import open_connection
 from craits.tournament.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 from .test_store import small_config
@@ -97,3 +98,35 @@ def test_another_programs_database_is_refused_and_left_as_it_was(
         Store.open(path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.sqlite"]
+
+
+def test_a_store_from_before_the_seed_index_gets_it_and_the_live_check_takes_it(
+    tmp_path: Path,
+) -> None:
+    """The live pages ask ``deals_in_play`` of a few games at each request: the jobs sharing
+    their seeds are to be looked up by the seed index, not found by a walk through every job
+    (60 ms at 90,000 jobs: ``benchmarks/deals_bench.py``), also in a store written before the
+    index (version 5), which gets it when opened to write."""
+    path = tmp_path / "t.sqlite"
+    with Store.open(path) as store:
+        tid = store.create_tournament(small_config(deal_sets=4))
+        jobs = store.jobs(tid)
+    with sqlite3.connect(path) as db:
+        db.execute("DROP INDEX jobs_by_seed")
+        db.execute("PRAGMA user_version=5")
+    db.close()
+    connection = open_connection(path, "NORMAL", "write")
+    statements: list[str] = []
+    connection.set_trace_callback(statements.append)
+    with Store(connection) as store:
+        assert store.pragma("user_version") == SCHEMA_VERSION
+        asked = [jobs[0].game_index, jobs[-1].game_index]
+        assert store.deals_in_play(tid, asked) == {
+            job.game_index: tuple(other.game_index for other in jobs
+                                  if other.seed == job.seed and other is not job)
+            for job in (jobs[0], jobs[-1])}
+    (check,) = [sql for sql in statements if "seed IN" in sql]
+    with sqlite3.connect(path) as db:
+        plan = " ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {check}"))
+    db.close()
+    assert "SEARCH jobs USING INDEX jobs_by_seed" in plan, plan

@@ -409,16 +409,20 @@ class Store:
         holds such a game's deal back until this no longer names it. Skipped jobs are never
         played, so they hold nothing back. Reads only the jobs' own columns (no JSON), so it
         costs little in a tournament of 100,000 games; given ``games``, only the jobs that share
-        their seeds (a page asks it of a few live games at each request).
+        their seeds, found by the seed index (a page asks it of a few live games at each
+        request: 0.03 ms at 90,000 jobs, 60 ms by a walk through them all).
         """
         sql = "SELECT game_index, seed, status FROM jobs WHERE tournament_id=?"
         args: list[object] = [tournament_id]
+        order = "game_index"
         if games is not None:
             sql += (" AND seed IN (SELECT seed FROM jobs WHERE tournament_id=? AND game_index IN"
                     f" ({','.join('?' * len(games))}))")
             args += [tournament_id, *games]
+            order = "+game_index"  # sort the few rows found: asked for them in game order,
+            # SQLite (which cannot tell how few share the seeds) walks every job, not the index
         with self._lock:
-            rows = self._db.execute(sql + " ORDER BY game_index", args).fetchall()
+            rows = self._db.execute(f"{sql} ORDER BY {order}", args).fetchall()
         to_play: dict[int, list[int]] = {}
         for r in rows:
             if r["status"] in ("pending", "running"):

@@ -27,6 +27,10 @@ Tables (JSON columns hold compact JSON; times are ISO 8601 UTC):
 - ``games.record`` (from version 5): the game's moves, answer times, defaulted moves and
   faults, one compressed value (``records.py``); NULL for a game still kept in ``events``.
 
+Indexes: ``jobs_by_status`` (the next job to claim), and from version 6 ``jobs_by_seed`` (the
+jobs sharing a seed: the seatings of one deal). A store read and never written keeps the
+indexes of its version; reads are the same without them, only slower.
+
 A migration step is an SQL statement, or a function of the connection for what SQL cannot do
 (rewriting old games as records).
 """
@@ -118,6 +122,11 @@ MIGRATIONS: Final[tuple[tuple[Step, ...], ...]] = (
         # 100,000 games was 10-20 GB of events.
         "ALTER TABLE games ADD COLUMN record BLOB",
         upgrade,
+    ),
+    (
+        # The seatings of a deal share its seed: the live pages ask at each request which jobs
+        # share a few games' seeds (``Store.deals_in_play``), a scan of every job without this.
+        "CREATE INDEX jobs_by_seed ON jobs (tournament_id, seed)",
     ),
 )
 """Migration i (0-based) takes the database from version i to version i + 1."""
