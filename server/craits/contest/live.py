@@ -86,6 +86,12 @@ class LiveGame:
     ended_at: float = 0.0
     """When it ended (``trio.current_time()``): delayed spectators are told this much later."""
     changed: trio.Event = field(default_factory=trio.Event)
+    encoded: dict[tuple[int, int], bytes] = field(default_factory=dict, repr=False)
+    """Stream messages of this game's steps FIRST..LAST, encoded once and sent to every reader
+    at that point (``web.live.stream``: readers that join or wake together are sent the same
+    bytes). Steps are only ever appended, so a message never goes stale; emptied when a step
+    comes or the game ends, so it holds only messages up to the newest step, one per point
+    some reader was at."""
     public: Steps = field(init=False)
     """The game's events made public steps of so far (``Steps``)."""
 
@@ -110,6 +116,7 @@ class LiveGame:
         self._wake()
 
     def _wake(self) -> None:
+        self.encoded.clear()
         self.changed.set()
         self.changed = trio.Event()
 

@@ -133,29 +133,32 @@ async def delayed(game: LiveGame, delay: float) -> AsyncIterator[list[Step] | No
 
 async def paced(batches: AsyncIterator[list[Step] | None], every: float = PACE_S
                 ) -> AsyncIterator[list[Step] | None]:
-    """``batches`` with a pause of ``every`` after each: the steps made meanwhile come as one
-    batch (``LiveGame.follow`` gives all those not yet given), so a reader gets a few
-    messages a second however fast the game goes, each step still once and in order."""
+    """``batches`` with a pause after each until the next multiple of ``every`` on trio's
+    clock: the steps made meanwhile come as one batch (``LiveGame.follow`` gives all those not
+    yet given), so a reader gets a message per ``every`` at most however fast the game goes,
+    each step still once and in order. On the clock's ticks, not ``every`` after each
+    reader's own last message, so that the readers of a game wake together and, once they have
+    caught up, are at the same step: they are sent the same message, encoded once
+    (``LiveGame.encoded``), and woken in one pass of the scheduler."""
     async for batch in batches:
         yield batch
         if batch is not None and every > 0:
-            await trio.sleep(every)
+            await trio.sleep_until((math.floor(trio.current_time() / every) + 1) * every)
 
 
 def stream(game: LiveGame, batches: AsyncIterator[list[Step] | None], request: Request
            ) -> Response:
     """The Server-Sent Events answer for ``batches`` of ``game``, ``paced``."""
 
-    async def events() -> AsyncIterator[ServerSentEvent]:
+    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
         after = last_event_id(request)
         async for batch in paced(batches):
             if batch is None:
                 yield ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
                 return
-            fresh = [step.text for step in batch if step.index > after]
-            if fresh:  # JSON texts made once per step (``Step.text``), joined as a list
-                yield ServerSentEvent(data=f"[{','.join(fresh)}]", event="steps",
-                                      id=str(batch[-1].index))
+            fresh = batch if batch[0].index > after else [s for s in batch if s.index > after]
+            if fresh:
+                yield steps_message(game, fresh)
 
     return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
 
@@ -165,6 +168,20 @@ async def live_events(request: Request) -> Response:
     last one's index), then ``end``."""
     game = live_game(request)
     return stream(game, delayed(game, live_delay(request)), request)
+
+
+def steps_message(game: LiveGame, steps: Sequence[Step]) -> bytes:
+    """The ``steps`` event of ``steps`` (consecutive steps of ``game``), encoded once for every
+    reader sent the same (``LiveGame.encoded``): a watcher joining midway is sent the game so
+    far, up to a whole game's JSON, and readers who join or wake together are at the same
+    point. The JSON texts are made once per step (``Step.text``), joined as a list."""
+    span = (steps[0].index, steps[-1].index)
+    message = game.encoded.get(span)
+    if message is None:
+        message = game.encoded[span] = ServerSentEvent(
+            data=f"[{','.join(step.text for step in steps)}]", event="steps",
+            id=str(span[1])).encode()
+    return message
 
 
 def last_event_id(request: Request) -> int:

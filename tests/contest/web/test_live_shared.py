@@ -1,0 +1,86 @@
+"""The readers of a live game share its stream's messages: paced on the clock's ticks, those
+that have caught up are at the same step and are sent the same bytes, encoded once
+(``web.live.steps_message``, ``LiveGame.encoded``). On trio's MockClock."""
+
+from __future__ import annotations
+
+import json
+
+import trio
+import trio.testing
+
+from craits.contest.live import LiveGame, LiveGames
+from craits.contest.web.live import PACE_S, paced, steps_message
+from craits.engine import Game, Rules
+
+
+def _game(live: LiveGames) -> tuple[Game, LiveGame]:
+    game = Game.new(Rules(), 2, 4)
+    observe = live.start("1-0", ["alice v1", "bob v1"])
+    observe(game)
+    spectator = live.get("1-0")
+    assert spectator is not None
+    return game, spectator
+
+
+def test_readers_that_join_apart_get_the_same_batches_once_caught_up() -> None:
+    """Two readers join 0.1 s apart while a step comes every 0.01 s: each is sent the game so
+    far, then at the first tick the steps since, which end at the same step for both; from
+    then on every batch is the same for both, as the same bytes object."""
+    got: dict[str, list[tuple[int, int]]] = {"a": [], "b": []}
+    messages: dict[str, list[bytes]] = {"a": [], "b": []}
+
+    async def main() -> None:
+        live = LiveGames()
+        game, spectator = _game(live)
+
+        async def read(name: str, after: float) -> None:
+            await trio.sleep(after)
+            async for batch in paced(spectator.follow()):
+                if batch is None:
+                    return
+                got[name].append((batch[0].index, batch[-1].index))
+                messages[name].append(steps_message(spectator, batch))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(read, "a", 0.03)
+            nursery.start_soon(read, "b", 0.13)
+            for _ in range(150):
+                await trio.sleep(0.01)
+                if game.is_over:
+                    break
+                game.apply(game.legal_moves()[0])
+                live.step("1-0", spectator.public.next(game), game.is_over)
+            await trio.sleep(0.01)
+            live.end("1-0", 1)
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    a, b = got["a"], got["b"]
+    assert a[0][0] == b[0][0] == 0 and a[0] != b[0]  # each its own catch-up
+    assert a[1][1] == b[1][1]  # the first tick: both at the same step
+    assert len(a) > 4 and a[2:] == b[2:]  # then the same spans, tick by tick
+    assert all(x is y for x, y in zip(messages["a"][2:], messages["b"][2:], strict=True))
+    assert len(a) <= 150 * 0.01 / PACE_S + 2  # not more messages than the ticks
+
+
+def test_a_message_is_the_steps_json_and_is_dropped_once_a_step_comes() -> None:
+    async def main() -> None:
+        live = LiveGames()
+        game, spectator = _game(live)
+        for _ in range(3):
+            game.apply(game.legal_moves()[0])
+            live.step("1-0", spectator.public.next(game), False)
+        steps = spectator.steps
+        message = steps_message(spectator, steps)
+        assert steps_message(spectator, steps[:]) is message  # the same span: shared
+        lines = message.decode().split("\r\n")
+        assert lines[:2] == ["event: steps", f"id: {steps[-1].index}"] or \
+            lines[:2] == [f"id: {steps[-1].index}", "event: steps"]
+        data = json.loads(next(x for x in lines if x.startswith("data: "))[6:])
+        assert data == [step.to_dict() for step in steps]
+        assert steps_message(spectator, steps[1:]) is not message  # another span
+        game.apply(game.legal_moves()[0])
+        live.step("1-0", spectator.public.next(game), False)
+        assert spectator.encoded == {}  # a step came: nothing older is kept
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
