@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from craits.contest.matchmaking import MatchConfig, Matchmaker, OnlineSkill, Table, Version
+from craits.contest.matchmaking import (
+    MatchConfig,
+    Matchmaker,
+    OnlineSkill,
+    Skill,
+    Table,
+    Version,
+    doubt,
+    doubt_of_side,
+)
 from craits.contest.simulation import kendall_tau, play_deal_set, top_exact
 from craits.ratings.bradley_terry import bradley_terry
 from craits.ratings.results import ScoredGame
@@ -189,6 +198,39 @@ def test_online_skill_moves_winners_up_and_shrinks_doubt() -> None:
     tied = OnlineSkill()
     tied.add(("a", "b"), (1, 1))
     assert abs(tied.get("a").mu - tied.get("b").mu) < 1e-9
+
+
+def test_past_the_new_versions_tables_go_where_the_order_is_in_doubt() -> None:
+    """The seed is the version with the most weighted doubt against all the others, and each
+    seat the candidate with the most against those seated, every pair's value discounted by
+    the deal sets it already played (the module doc's definition, written out here)."""
+    cfg = MatchConfig(explore=0.0)
+    maker = Matchmaker(cfg, seed=4)
+    rng = random.Random(4)
+    ids = [f"v{i}" for i in range(9)]
+    maker.skill.skills = {v: Skill(rng.gauss(0.0, 120.0), rng.uniform(20.0, 90.0) ** 2)
+                          for v in ids}
+    skills = maker.skill.skills
+    edge = sorted(skills.values(), key=lambda s: -s.mu)[cfg.top + 1]
+    weight = {v: 1.0 + cfg.top_weight * (1.0 - doubt_of_side(s, edge))
+              for v, s in skills.items()}
+    met: dict[frozenset[str], int] = {}
+
+    def value(a: str, b: str) -> float:
+        return (doubt(skills[a], skills[b]) * min(weight[a], weight[b])
+                / (1.0 + met.get(frozenset((a, b)), 0) / cfg.meetings_scale))
+
+    versions = [Version(v, 0.0, cfg.new_games) for v in ids]
+    for _ in range(4):
+        [table] = maker.next_tables(versions, [], 0.0)
+        expected = [max(ids, key=lambda v: sum(value(v, w) for w in ids if w != v))]
+        while len(expected) < 4:
+            expected.append(max((v for v in ids if v not in expected),
+                                key=lambda v: sum(value(v, t) for t in expected)))
+        assert table == Table(tuple(expected), "information")
+        for i, a in enumerate(expected):
+            for b in expected[i + 1:]:
+                met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
 
 
 def test_a_small_simulation_finds_the_true_order() -> None:
