@@ -25,31 +25,13 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from contest_setup import Service, cpu_s, games
+from contest_setup import games_and_cpu
 from contest_workers_bench import setup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.ray.cluster import RayCluster  # the repository's root, just added
-
-
-def measure(directory: Path, options: list[str], seconds: float) -> tuple[float, float]:
-    """(games per second, service CPU seconds per game) of one ``serve`` with ``options``."""
-    service = Service(directory, options, echo=True)
-    try:
-        first = games(directory)
-        while games(directory) == first:
-            time.sleep(0.2)
-        start_games, start_cpu, start = games(directory), cpu_s(service.pid), time.monotonic()
-        time.sleep(seconds)
-        played = games(directory) - start_games
-        spent = cpu_s(service.pid) - start_cpu
-        elapsed = time.monotonic() - start
-    finally:
-        service.stop()
-    return played / elapsed, spent / played if played else float("nan")
 
 
 def main() -> None:
@@ -73,7 +55,7 @@ def main() -> None:
             results: dict[str, list[tuple[float, float]]] = {m: [] for m in modes}
             for round_ in range(1, args.rounds + 1):
                 for mode, options in modes.items():
-                    rate, cpu = measure(directory, options, args.seconds)
+                    rate, cpu = games_and_cpu(directory, options, args.seconds)
                     results[mode].append((rate, cpu))
                     print(f"round {round_} {' '.join(options)}: {rate:.3f} games/s, service "
                           f"CPU {cpu * 1000:.0f} ms a game", flush=True)

@@ -1,5 +1,6 @@
 """A contest set up as its organiser and contestants set one up, for the benchmarks that measure
-the real service (``contest_soak.py``, ``contest_workers_bench.py``, ``contest_web_bench.py``).
+the real service (``contest_soak.py``, ``contest_workers_bench.py``, ``contest_ray_bench.py``,
+``contest_web_bench.py``).
 
 Why one module: each of those benchmarks needs the same real thing (``craits contest init``,
 ``add``, ``serve`` as a process of its own on a free port, ``submit`` over HTTP of one-file bots
@@ -209,6 +210,24 @@ def wait_for_games(contest: Path, count: int, service: Service, timeout: float =
             service.stop()
             raise SystemExit(f"the service recorded no {count} games in {timeout:.0f} s")
         time.sleep(1)
+
+
+def games_and_cpu(contest: Path, options: Sequence[str], seconds: float) -> tuple[float, float]:
+    """(games per second, CPU seconds of the service's own process per game) of one ``serve``
+    of ``contest`` with ``options``, over the ``seconds`` after its first game: the warm-up
+    (workers or actors started, versions shipped, the tables a stopped predecessor left
+    replayed) is left out. The service is stopped at the end."""
+    service = Service(contest, options, echo=True)
+    try:
+        wait_for_games(contest, games(contest) + 1, service)
+        start_games, start_cpu, start = games(contest), cpu_s(service.pid), time.monotonic()
+        time.sleep(seconds)
+        played = games(contest) - start_games
+        spent = cpu_s(service.pid) - start_cpu
+        elapsed = time.monotonic() - start
+    finally:
+        service.stop()
+    return played / elapsed, spent / played if played else float("nan")
 
 
 # ---- readings of processes --------------------------------------------------------------------

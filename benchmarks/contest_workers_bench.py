@@ -25,15 +25,13 @@ import argparse
 import os
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
 from contest_setup import (
     Service,
-    cpu_s,
     cycle,
     enter,
-    games,
+    games_and_cpu,
     init,
     submit,
     wait_until_rated,
@@ -60,24 +58,6 @@ def setup(directory: Path, bots: int, short: bool) -> None:
         service.stop()
 
 
-def measure(directory: Path, workers: int, seconds: float) -> tuple[float, float]:
-    """(games per second, service CPU seconds per game) of one run of ``--workers N``."""
-    service = Service(directory, ["--workers", str(workers)], echo=True)
-    try:
-        first = games(directory)
-        while games(directory) == first:
-            time.sleep(0.2)
-        start_games, start_cpu, start = games(directory), cpu_s(service.pid), \
-            time.monotonic()
-        time.sleep(seconds)
-        played = games(directory) - start_games
-        spent = cpu_s(service.pid) - start_cpu
-        elapsed = time.monotonic() - start
-    finally:
-        service.stop()
-    return played / elapsed, spent / played if played else float("nan")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", type=int, default=4)
@@ -98,7 +78,7 @@ def main() -> None:
         results: dict[int, list[tuple[float, float]]] = {m: [] for m in modes}
         for round_ in range(1, args.rounds + 1):
             for mode in modes:
-                rate, cpu = measure(directory, mode, args.seconds)
+                rate, cpu = games_and_cpu(directory, ["--workers", str(mode)], args.seconds)
                 results[mode].append((rate, cpu))
                 print(f"round {round_} --workers {mode}: {rate:.3f} games/s, service CPU "
                       f"{cpu * 1000:.0f} ms a game", flush=True)
