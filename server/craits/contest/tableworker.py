@@ -32,7 +32,6 @@ so no worker plays on for a dead service; the next ``serve`` replays the missing
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 import time
@@ -291,35 +290,20 @@ def is_want(message: Any) -> bool:
     return isinstance(message, tuple) and len(message) == 2 and message[0] == "whole"
 
 
-AUTOGROUP: Final = Path("/proc/self/autogroup")
-
-
-def run_below(nice: int, autogroup: Path = AUTOGROUP) -> None:
+def run_below(nice: int) -> None:
     """Lower this process's CPU priority by ``nice`` (0: leave it), for good: the games are
     batch work and the web pages interactive, so when both want a core the service's pages
-    should get it first. Two knobs, since Linux's niceness is a thread's and, with the
-    kernel's autogroups (``/proc/sys/kernel/sched_autogroup_enabled``, on by default on
-    desktops and many servers), only weighs against threads of the same session: the worker's
-    own niceness (inherited by every thread and process it starts later, and what counts
-    without autogroups), and its session's autogroup's (``TableWorker`` starts it in a
-    session of its own, so that group is the worker alone). Its bots start sessions of their
-    own too, and when control groups hold them (``hosting.botgroup``) their group's weight is
-    what counts: the niceness they inherit weighs only among them (docs/contests.md). The
-    autogroup is left alone unless this process leads its session (else the group would be
-    its starter's too). Raising a niceness needs no privilege; the autogroup's is rate-limited
-    machine-wide (``EAGAIN`` within 0.1 s of another process's change), hence the few tries."""
-    if nice <= 0:
-        return
-    os.nice(nice)
-    for _ in range(20 if os.getsid(0) == os.getpid() else 0):
-        try:
-            group = autogroup.read_text().split()
-            autogroup.write_text(str(min(19, int(group[-1]) + nice)))
-            return
-        except OSError as exc:  # no autogroups in this kernel; or another's change just now
-            if exc.errno != errno.EAGAIN:
-                return
-            time.sleep(0.05)
+    should get it first. Linux's niceness is a thread's: set here before any thread starts,
+    every thread, and every process the worker starts (its bots), inherits it. It weighs
+    against the threads of the service's scheduling group: with the kernel's autogroups (on by
+    default on desktops and many servers) that is its session, which ``TableWorker`` keeps the
+    worker in (a process group of its own, not a session); under systemd, the unit's control
+    group. So the games yield to the pages, not to the rest of the machine, against which the
+    contest weighs as a whole. Sandboxed bots are not held to it where control groups hold
+    them (``hosting.botgroup``: their group's weight counts, the niceness only among them) or
+    in autogroups of their own (they start sessions of their own): docs/contests.md."""
+    if nice > 0:
+        os.nice(nice)
 
 
 def main(argv: list[str]) -> int:

@@ -8,11 +8,13 @@ the tests of the ladder's logic and the throughput benchmark's baseline use it).
 
 Started as tournament workers are (``craits.tournament.run.worker_pool``): ``Popen`` from the
 service's trio thread, a socket pair as a ``multiprocessing`` connection (pickled messages), a
-session of its own (a Ctrl-C at the terminal reaches only the service, which lets the workers
-go), and the service's death ends every worker (its end of the socket closes; the worker
-cancels its table and stops its bots). Unlike a tournament's, a worker's death does not stop
-the service: ``play`` raises ``WorkerGone`` once the process has surely ended (it is killed if
-its connection ended without it), and the ladder starts a new one and replays the table's
+process group of its own (a Ctrl-C at the terminal reaches only the service, which lets the workers
+go; not a session of its own as a tournament's, so that the kernel's autogroups count the service
+and its workers as one and the worker's lower priority, ``[ladder] worker_nice``, weighs against the
+pages: ``tableworker.run_below``), and the service's death ends every worker (its end of the socket
+closes; the worker cancels its table and stops its bots). Unlike a tournament's, a worker's death
+does not stop the service: ``play`` raises ``WorkerGone`` once the process has surely ended (it is
+killed if its connection ended without it), and the ladder starts a new one and replays the table's
 missing seatings.
 """
 
@@ -134,7 +136,7 @@ class TableWorker:
         process = subprocess.Popen(
             [sys.executable, "-m", "craits.contest.tableworker", str(theirs.fileno()),
              str(self._setup.nice)],
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True)
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, process_group=0)
         theirs.close()
         conn = Connection(ours.detach())
         conn.send(self._setup)
