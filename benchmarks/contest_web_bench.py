@@ -5,7 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/contest_web_bench.py [--loads 200/50] [--seconds 30]
         [--repeats 3] [--poll-ms 1000-2000] [--bots 3] [--serve-args "--workers 2"]
-        [--nice 10] [--no-etag] [--python-pollers] [--watcher-pause-s 0]
+        [--nice N] [--no-etag] [--python-pollers] [--watcher-pause-s 0]
     .venv/bin/python benchmarks/contest_web_bench.py --step-cost GAMES
 
 The service is the real one, as an organiser runs it (``contest_setup``: ``craits contest
@@ -53,12 +53,22 @@ that with the messages batched (``Batched``, flushed every 20 messages: about wh
 batches in ``BATCH_S`` at the random bots' pace).
 
 CPU: the machine has 2 cores, shared by the service, its table workers, the sandboxed bots and
-the readers. The readers (wrk and the watchers) run under ``nice -n --nice`` (10 by default):
-on a real contest they are on other machines, so they should take the service's and the bots'
-cores only when those are idle. Their CPU is measured and printed (``readers' CPU``); their
-latency includes any wait for a core a niced process has, which makes the latencies printed
-pessimistic, not optimistic. The probe is not niced (its numbers are comparable with the
-previous runs).
+the readers. On a real contest the readers are on other machines, so here they should take a
+core only when nothing of the contest wants it, and the games/s ratio then measures what the
+readers cost the service, not what the load generator costs the machine. So by default the
+readers (wrk and the watchers) run as the kernel's idle class (``SCHED_IDLE``, ``chrt --idle
+0``) in a session of their own whose autogroup is at niceness 19 (``idle_argv``: with
+autogroups, on by default, a policy or a niceness weighs only against threads of the same
+session, and the service's is this bench's); ``--nice N`` puts them at niceness N in this
+bench's session instead, as the runs before did (``nice -n 10``, in which they still took
+17-18% of a core from the games). Their CPU is measured and printed (``readers' CPU``); their
+latency includes their waits for a core, which makes the latencies they print pessimistic.
+The probe runs at the normal priority, in this bench's session.
+
+``--loads P/W@N``: the web process's threads at niceness N during that window; ``P/W~N``: the
+table workers' threads at niceness N during that window (``[ladder] worker_nice`` the rest of
+the time; their bots are not touched), so that two priorities compare in interleaved windows of
+one run.
 
 Printed per load: games/s with readers and the quiet mean around it, their ratio; the pollers'
 requests, their 304s, median and p99 latency (wrk); the list fetches' median and p99; the
@@ -284,6 +294,26 @@ def find_wrk() -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Load:
+    """One load window's spec (``--loads``)."""
+
+    pollers: int
+    watchers: int
+    web_nice: int | None = None
+    """The web process's threads' niceness during the window (``@N``)."""
+    workers_nice: int | None = None
+    """The table workers' niceness during the window (``~N``)."""
+
+    def __str__(self) -> str:
+        return (f"{self.pollers}/{self.watchers}"
+                + ("" if self.web_nice is None else f"@{self.web_nice}")
+                + ("" if self.workers_nice is None else f"~{self.workers_nice}"))
+
+
+QUIET = Load(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
 class Window:
     """One window's measures."""
 
@@ -302,8 +332,8 @@ class Window:
     readers_cpu_s: float
     rss_mb: float
     workers_rss_mb: float
-    web_nice: int | None = None
-    """The web process's niceness in this window, if set (``--loads P/W@N``)."""
+    load: Load
+    """The window's spec (``QUIET`` without readers)."""
 
     @property
     def games_per_s(self) -> float:
@@ -330,20 +360,40 @@ class Options:
     lo_ms: int
     hi_ms: int
     etag: bool
-    nice: int
+    nice: int | None
+    """The readers' niceness; None: the idle class (``idle_argv``)."""
     wrk: str | None
     tmp: Path
     watcher_pause_s: float
 
 
-def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
-           options: Options, web_nice: int | None = None) -> Window:
-    """``seconds`` of the service with ``pollers`` and ``watchers`` reading it; with
-    ``web_nice``, the web process's threads at that niceness meanwhile (not its children)."""
+
+
+def idle_argv(argv: list[str]) -> list[str]:
+    """``argv`` run as the kernel's idle class, its session's autogroup at niceness 19 (the
+    process is to be started in a session of its own: module doc)."""
+    return ["sh", "-c", 'echo 19 > /proc/self/autogroup 2>/dev/null; exec chrt --idle 0 "$@"',
+            "sh", *argv]
+
+
+def window(service: setup.Service, contest: Path, load: Load, options: Options) -> Window:
+    """``seconds`` of the service with ``load``'s pollers and watchers reading it, and its
+    niceness for the web process's threads (not its children) or the table workers'."""
     url, seconds = service.url, options.seconds
-    if web_nice is not None:
-        renice(service.pid, web_nice)
-    nice = ["nice", "-n", str(options.nice)]
+    pollers, watchers = load.pollers, load.watchers
+    if load.web_nice is not None:
+        renice(service.pid, load.web_nice)
+    workers_were = {}
+    if load.workers_nice is not None:
+        for worker in setup.below(service.pid)[0]:
+            workers_were[worker] = nice_of(worker)
+            renice(worker, load.workers_nice)
+
+    def reading(argv: list[str]) -> list[str]:
+        return idle_argv(argv) if options.nice is None else [
+            "nice", "-n", str(options.nice), *argv]
+
+    apart = options.nice is None  # the idle class's own session (module doc)
     games0, web0 = setup.games(contest), setup.cpu_s(service.pid)
     workers0 = workers_cpu(service.pid)
     children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -355,19 +405,20 @@ def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
     reader = None
     if watchers or python_pollers:
         reader = subprocess.Popen(
-            [*nice, *me, "--readers", url, str(watchers), str(python_pollers), str(seconds),
+            reading([*me, "--readers", url, str(watchers), str(python_pollers), str(seconds),
              f"{options.lo_ms}-{options.hi_ms}", str(int(options.etag)),
-             str(options.watcher_pause_s)],
-            stdout=subprocess.PIPE, text=True)
+             str(options.watcher_pause_s)]),
+            stdout=subprocess.PIPE, text=True, start_new_session=apart)
     wrk = None
     if pollers and options.wrk is not None:
         threads = 2
         script = options.tmp / "poll.lua"
         script.write_text(POLL_LUA)
         wrk = subprocess.Popen(
-            [*nice, options.wrk, "-t", str(threads), "-c", str(pollers), "-d",
-             f"{seconds:g}s", "--timeout", "10s", "-s", str(script), url + "/"],
+            reading([options.wrk, "-t", str(threads), "-c", str(pollers), "-d",
+                     f"{seconds:g}s", "--timeout", "10s", "-s", str(script), url + "/"]),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=apart,
             env={**os.environ, "POLL_LO_MS": str(options.lo_ms),
                  "POLL_HI_MS": str(options.hi_ms), "POLL_ETAG": str(int(options.etag)),
                  "POLL_PER_THREAD": str(math.ceil(pollers / threads))})
@@ -390,15 +441,17 @@ def window(service: setup.Service, contest: Path, pollers: int, watchers: int,
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     children_cpu = (children.ru_utime - children0.ru_utime) + (children.ru_stime
                                                                - children0.ru_stime)
-    if web_nice is not None:
+    if load.web_nice is not None:
         renice(service.pid, 0)
+    for worker, was in workers_were.items():
+        renice(worker, was)
     helpers, _ = setup.below(service.pid)
     workers = workers_cpu(service.pid)
     return Window(pollers, watchers, elapsed, setup.games(contest) - games0, polls, tally,
                   lags(contest, tally.ends), probed["ms"], setup.cpu_s(service.pid) - web0,
                   sum(cpu - workers0.get(pid, 0.0) for pid, cpu in workers.items()),
                   children_cpu - probed["cpu_s"], setup.rss_kib(service.pid) / 1024,
-                  sum(setup.rss_kib(p) for p in helpers) / 1024, web_nice)
+                  sum(setup.rss_kib(p) for p in helpers) / 1024, load)
 
 
 def renice(pid: int, niceness: int) -> None:
@@ -406,6 +459,11 @@ def renice(pid: int, niceness: int) -> None:
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError, ValueError):
             os.setpriority(os.PRIO_PROCESS, int(task.name), niceness)
+
+
+def nice_of(pid: int) -> int:
+    """A process's niceness (its main thread's)."""
+    return os.getpriority(os.PRIO_PROCESS, pid)
 
 
 def workers_cpu(pid: int) -> dict[int, float]:
@@ -474,9 +532,7 @@ def report(load: Window, before: Window, after: Window) -> str:
     quiet_cpu = (before.web_cpu_s / before.seconds + after.web_cpu_s / after.seconds) / 2
     ratio = load.games_per_s / quiet if quiet else math.nan
     p, t = load.polls, load.tally
-    label = f"{load.pollers}/{load.watchers}" + (
-        "" if load.web_nice is None else f"@{load.web_nice}")
-    return (f"{label:>9} {load.games_per_s:5.2f} ({quiet:4.2f}) "
+    return (f"{load.load!s:>11} {load.games_per_s:5.2f} ({quiet:4.2f}) "
             f"{ratio:5.0%} | {p.get('requests', 0):5d} {p.get('not_modified', 0):5d} "
             f"{p.get('p50_ms', math.nan):6.1f} {p.get('p99_ms', math.nan):7.1f} | "
             f"{quantile(t.list_ms, 0.5):6.1f} {quantile(t.list_ms, 0.99):7.1f} | "
@@ -503,21 +559,27 @@ HEADER = ("load: pollers/watchers | games/s (quiet around) ratio | polls: reques
           "table workers (quiet before) | RSS MB: web, table workers")
 
 
-def parse_loads(text: str) -> list[tuple[int, int, int | None]]:
-    """``P/W`` or ``P/W@N`` (the web process at niceness N during that load) for each load."""
+def parse_loads(text: str) -> list[Load]:
+    """``P/W``, then optionally ``@N`` (the web process at niceness N during that load) and
+    ``~N`` (the table workers at niceness N), for each load."""
     loads = []
     for part in text.split(","):
-        counts, _, niceness = part.partition("@")
-        pollers, _, watchers = counts.partition("/")
-        loads.append((int(pollers), int(watchers or 0), int(niceness) if niceness else None))
+        found = re.fullmatch(r"(\d+)(?:/(\d+))?(?:@(-?\d+))?(?:~(\d+))?", part.strip())
+        if found is None:
+            raise SystemExit(f"--loads: {part!r} is not P/W[@N][~N]")
+        pollers, watchers, web, workers = found.groups()
+        loads.append(Load(int(pollers), int(watchers or 0),
+                          None if web is None else int(web),
+                          None if workers is None else int(workers)))
     return loads
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--loads", default="200/50",
-                        help="comma-separated POLLERS/WATCHERS[@NICE], one load window each "
-                        "(@NICE: the web process's niceness during that window)")
+                        help="comma-separated POLLERS/WATCHERS[@NICE][~NICE], one load "
+                        "window each (@NICE: the web process's niceness during that window, "
+                        "~NICE: the table workers')")
     parser.add_argument("--seconds", type=float, default=30.0, help="each window's length")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--poll-ms", default="1000-2000",
@@ -526,7 +588,8 @@ def main() -> None:
                         help="contestants (random bots); 0: the pages alone, no games")
     parser.add_argument("--serve-args", default="--workers 2",
                         help="more arguments for craits contest serve")
-    parser.add_argument("--nice", type=int, default=10, help="the readers' niceness")
+    parser.add_argument("--nice", type=int, default=None,
+                        help="the readers at this niceness (default: the idle class)")
     parser.add_argument("--no-etag", action="store_true",
                         help="pollers fetch the whole page every time (no If-None-Match)")
     parser.add_argument("--python-pollers", action="store_true",
@@ -556,10 +619,11 @@ def main() -> None:
         print("note: wrk is missing and apt-get could not install it (apt-get install -y "
               "wrk as root): the pollers run in Python, which cannot keep up with 200",
               flush=True)
+    readers_at = "as SCHED_IDLE" if args.nice is None else f"under nice -n {args.nice}"
     print(f"pollers: {'wrk' if wrk else 'Python'}, GET / after {lo_ms}-{hi_ms} ms each"
           f"{', If-None-Match' if not args.no_etag else ', whole page each time'}; watchers: "
-          f"the newest live game's stream to its end, again; readers under nice -n "
-          f"{args.nice}; windows of {args.seconds:g} s; serve {args.serve_args}; "
+          f"the newest live game's stream to its end, again; readers {readers_at}; windows "
+          f"of {args.seconds:g} s; serve {args.serve_args}; "
           f"{args.bots} random bots", flush=True)
     with tempfile.TemporaryDirectory(prefix="contest-web-bench-") as tmp:
         root = Path(tmp)
@@ -579,13 +643,13 @@ def main() -> None:
             lines: list[str] = []
             quiet_rates = []
             rss = [setup.rss_kib(service.pid) / 1024]
-            last = window(service, contest, 0, 0, options)
+            last = window(service, contest, QUIET, options)
             quiet_rates.append(last.games_per_s)
             print(HEADER, flush=True)
             for _ in range(args.repeats):
-                for pollers, watchers, web_nice in parse_loads(args.loads):
-                    load = window(service, contest, pollers, watchers, options, web_nice)
-                    after = window(service, contest, 0, 0, options)
+                for spec in parse_loads(args.loads):
+                    load = window(service, contest, spec, options)
+                    after = window(service, contest, QUIET, options)
                     quiet_rates.append(after.games_per_s)
                     rss += [load.rss_mb, after.rss_mb]
                     lines.append(report(load, last, after))
