@@ -74,6 +74,8 @@ Printed per load: games/s with readers and the quiet mean around it, their ratio
 requests, their 304s, median and p99 latency (wrk); the list fetches' median and p99; the
 watchers' streams, messages, steps, lag median and p99; the probe's median and p99 (and in the
 quiet window before); the web process's CPU share of a core (quiet), the readers' CPU share;
+how long the web process's event loop thread waited for a core while ready to run, in ms a
+second (``waited_s``: the latency's part that is contention, not work);
 the web process's and the table workers' RSS. At the end the RSS over the whole run.
 """
 
@@ -327,6 +329,10 @@ class Window:
     lags_ms: list[float]
     probe_ms: list[float]
     web_cpu_s: float
+    web_wait_s: float
+    """How long the web process's event loop thread (its main thread) was ready to run but
+    waited for a core (``/proc/PID/schedstat``): the part of its latency that is the machine's
+    contention, not its own work."""
     workers_cpu_s: float
     """The table workers' CPU (their bots' not included)."""
     readers_cpu_s: float
@@ -395,6 +401,7 @@ def window(service: setup.Service, contest: Path, load: Load, options: Options) 
 
     apart = options.nice is None  # the idle class's own session (module doc)
     games0, web0 = setup.games(contest), setup.cpu_s(service.pid)
+    wait0 = waited_s(service.pid)
     workers0 = workers_cpu(service.pid)
     children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -449,6 +456,7 @@ def window(service: setup.Service, contest: Path, load: Load, options: Options) 
     workers = workers_cpu(service.pid)
     return Window(pollers, watchers, elapsed, setup.games(contest) - games0, polls, tally,
                   lags(contest, tally.ends), probed["ms"], setup.cpu_s(service.pid) - web0,
+                  waited_s(service.pid) - wait0,
                   sum(cpu - workers0.get(pid, 0.0) for pid, cpu in workers.items()),
                   children_cpu - probed["cpu_s"], setup.rss_kib(service.pid) / 1024,
                   sum(setup.rss_kib(p) for p in helpers) / 1024, load)
@@ -459,6 +467,15 @@ def renice(pid: int, niceness: int) -> None:
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError, ValueError):
             os.setpriority(os.PRIO_PROCESS, int(task.name), niceness)
+
+
+def waited_s(pid: int) -> float:
+    """Seconds ``pid``'s main thread has waited for a core while ready to run (its
+    ``schedstat``'s second field, in ns; 0 where the kernel keeps no such count)."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def nice_of(pid: int) -> int:
@@ -541,7 +558,10 @@ def report(load: Window, before: Window, after: Window) -> str:
             f"{quantile(load.probe_ms, 0.99):6.1f} ({quantile(before.probe_ms, 0.5):4.1f} "
             f"{quantile(before.probe_ms, 0.99):5.1f}) | {p.get('errors', 0) + t.errors:3d} | "
             f"{load.web_cpu_s / load.seconds:4.0%} ({quiet_cpu:4.0%}) "
-            f"{load.readers_cpu_s / load.seconds:4.0%} | {per_game(load.web_cpu_s, load)} "
+            f"{load.readers_cpu_s / load.seconds:4.0%} | "
+            f"{1000 * load.web_wait_s / load.seconds:4.0f} "
+            f"({1000 * before.web_wait_s / before.seconds:3.0f}) | "
+            f"{per_game(load.web_cpu_s, load)} "
             f"({per_game(before.web_cpu_s, before)}) {per_game(load.workers_cpu_s, load)} "
             f"({per_game(before.workers_cpu_s, before)}) | {load.rss_mb:5.1f} "
             f"{load.workers_rss_mb:6.1f}")
@@ -555,7 +575,8 @@ def per_game(cpu_s: float, window: Window) -> str:
 HEADER = ("load: pollers/watchers | games/s (quiet around) ratio | polls: requests, 304s, "
           "median, p99 ms | live list: median, p99 ms | watchers: streams, messages, steps, "
           "lag median, p99 ms | probe median, p99 ms (quiet before) | errors | web process CPU "
-          "(quiet), readers' CPU (share of a core) | CPU ms a game: web process (quiet before), "
+          "(quiet), readers' CPU (share of a core) | web loop's wait for a core, ms a second "
+          "(quiet before) | CPU ms a game: web process (quiet before), "
           "table workers (quiet before) | RSS MB: web, table workers")
 
 
