@@ -73,12 +73,15 @@ def bradley_terry(
     return dict(zip(bots, centre(ratings), strict=True))
 
 
-def fit(tally: Tally, prior: float = DEFAULT_PRIOR, start: Sequence[float] | None = None
-        ) -> list[float]:
+def fit(tally: Tally, prior: float = DEFAULT_PRIOR, start: Sequence[float] | None = None,
+        tolerance: float = 1e-9) -> list[float]:
     """Maximise the penalised likelihood by Newton's method; returns Elo-scale ratings.
 
     ``start`` (Elo scale, e.g. the full-data fit when bootstrapping) only saves iterations: the
-    likelihood is strictly concave, so the answer does not depend on it.
+    likelihood is strictly concave, so the answer does not depend on it. Newton stops after a
+    step that moves no rating by ``tolerance`` nats or more; near the answer each step is about
+    the square of the one before, so a caller that starts close (a refit after a few more
+    games) may stop a step earlier with a larger one and lose nothing.
     """
     if prior <= 0:
         raise ValueError("prior must be positive (it keeps the ratings finite and identified)")
@@ -97,7 +100,7 @@ def fit(tally: Tally, prior: float = DEFAULT_PRIOR, start: Sequence[float] | Non
                 break
             scale /= 2
         theta, value = trial, trial_value
-        if max(map(abs, step)) * scale < 1e-9:
+        if max(map(abs, step)) * scale < tolerance:
             break
     return [t * ELO_PER_NAT for t in theta]
 
