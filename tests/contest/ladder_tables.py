@@ -7,6 +7,7 @@ and the check that every table ended whole with each of its seatings recorded on
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +46,10 @@ def tables_of_three(contest: Path) -> None:
                                                  'preset = "standard"\nshort_game = true'))
 
 
-def read(contest: Path, sql: str) -> list[tuple[Any, ...]]:
-    """The rows of ``sql`` in the contest's store, read-only."""
-    with read_store(contest) as db:
-        return db.execute(sql).fetchall()
+def read(contest: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (with ``args``) in the contest's store, read-only."""
+    with closing(read_store(contest)) as db:
+        return db.execute(sql, args).fetchall()
 
 
 def tables(contest: Path, state: str) -> set[int]:
@@ -56,10 +57,16 @@ def tables(contest: Path, state: str) -> set[int]:
     return {r[0] for r in read(contest, f"SELECT id FROM ladder_tables WHERE state = '{state}'")}
 
 
-def seatings(contest: Path) -> list[tuple[int, int, int]]:
-    """Every recorded game as (table, rotation, game)."""
-    return [(t, r, g) for t, r, g in read(contest,
-                                          "SELECT table_id, rotation, game_id FROM games")]
+def seatings(contest: Path) -> list[tuple[int, int, str]]:
+    """Every recorded game as (table, rotation, game), in the order they were recorded."""
+    return [(t, r, g) for t, r, g in read(
+        contest, "SELECT table_id, rotation, game_id FROM games ORDER BY id")]
+
+
+def half_played(contest: Path) -> bool:
+    """A table in play with a seating recorded: a kill now falls in the middle of a table."""
+    playing = tables(contest, "playing")
+    return any(t in playing for t, _, _ in seatings(contest))
 
 
 def two_tables_half_played(contest: Path) -> bool:

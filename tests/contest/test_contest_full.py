@@ -9,7 +9,10 @@ first (Elo difference, interval, LOS). The organiser freezes the contest (upload
 saying why) and starts the finals (``craits contest phase``): the top two, ratings reset, finals
 games only, the target number of deal sets, then the ladder stops. ``craits contest export``
 writes JSON, CSV and HTML with the finalists in their order, then the other versions in their
-order when the finals started. No token reads another contestant's code or logs.
+order when the finals started. No token reads another contestant's code or logs. On the way,
+``serve`` is killed with SIGKILL in the middle of a deal set and started again: every game
+recorded before the kill is still there, none twice, and the interrupted deal set ends with
+both its seatings (the ladder's "nothing lost, nothing twice", docs/contests.md).
 
 The bots, at tables of 2, each a one-file upload or a directory: greedy (the bundled one), a
 "mixed" bot that plays greedy's move three times in ten and a random one otherwise, and a
@@ -31,7 +34,6 @@ from __future__ import annotations
 import csv
 import json
 import time
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,8 @@ import pytest
 from tests.waiting import until
 
 from .hostile import write
-from .processes import craits, craits_json, read_store, serve
+from .ladder_tables import half_played, read, seatings, tables
+from .processes import craits, craits_json, serve
 from .server import _merge
 from .uploaded import NEVER_CONNECTS, bot_directory, wrapped
 
@@ -171,6 +174,17 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
         assert log.status_code == 200 and "no referee for me" in log.json()["log"]
         _only_their_own(url, tokens, first, ann_page)
 
+        # Kill -9 in the middle of a deal set: one seating recorded, the other being played.
+        until(lambda: half_played(contest), LONG, "a deal set half played", every=0.1)
+        before = seatings(contest)
+        interrupted = tables(contest, "playing")
+        server.kill()
+    after_kill = seatings(contest)
+    assert set(before) <= set(after_kill)
+
+    with serve(contest) as server:  # plays the interrupted deal set's other seating first
+        url = server.url
+
         # The ladder: the board over HTTP, once every place is established, in the known order.
         def established() -> bool:
             rows = board()["rows"]
@@ -180,6 +194,8 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
         shown = craits_json("contest", "standings", "--server", url, "--json")
         assert [r["contestant"] for r in shown["rows"]] == list(ORDER), shown
         assert BROKEN not in json.dumps(shown) and "no referee" not in json.dumps(shown)
+        text = craits("contest", "standings", "--server", url).stdout
+        assert "1. greedy-ann v1" in text, text
 
         # A second version of mixed-bob: it plays at the next tables, then gets its verdict.
         second = submit("mixed-bob", write(tmp_path / "bob2.py", MIXED.format(seed=2).encode()))
@@ -230,9 +246,9 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
         assert [r["version_id"] for r in final["rows"]] == finalists
         for row in final["rows"]:  # ratings reset: the finals' games alone
             assert (row["deal_sets"], row["games"]) == (FINAL_SETS, 2 * FINAL_SETS), row
-        tables = _tables_after(contest, finals["after_table"])
-        assert len(tables) == FINAL_SETS, tables
-        assert all(s == "done" and sorted(t) == sorted(finalists) for s, t in tables), tables
+        in_finals = _tables_after(contest, finals["after_table"])
+        assert len(in_finals) == FINAL_SETS, in_finals
+        assert all(s == "done" and sorted(t) == sorted(finalists) for s, t in in_finals), in_finals
         time.sleep(3)  # three of the idle ladder's looks: it claims no table after the finals
         assert len(_tables_after(contest, finals["after_table"])) == FINAL_SETS
 
@@ -243,8 +259,18 @@ def test_a_contest_from_uploads_to_exported_finals(tmp_path: Path) -> None:
         _only_their_own(url, tokens, first, ann_page)
     elapsed = time.monotonic() - started
 
+    # Nothing lost, nothing twice: the games before the kill kept, every table whole.
+    games = seatings(contest)
+    assert set(after_kill) <= set(games)
+    keys = [(t, r) for t, r, _ in games]
+    assert len(keys) == len(set(keys)) and len({g for _, _, g in games}) == len(games)
+    done = tables(contest, "done")
+    assert interrupted <= done  # the interrupted deal set ended whole
+    for table in done:
+        assert sorted(r for t, r in keys if t == table) == [0, 1], table
+
     # The finalists by the finals, then the others by the board when the finals started.
-    at_start = [r["version_id"] for r in json.loads(_query(
+    at_start = [r["version_id"] for r in json.loads(read(
         contest, "SELECT value FROM meta WHERE key = 'finals_board'")[0][0])]
     assert len(at_start) == 4 and at_start[:2] == finalists  # both of mixed-bob's versions
     rest = [v for v in at_start if v not in finalists]
@@ -283,26 +309,21 @@ def _only_their_own(url: str, tokens: dict[str, str], versions: dict[str, dict[s
         assert SECRET not in page.text and "no referee for me" not in page.text, path
 
 
-def _query(contest: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
-    with closing(read_store(contest)) as db:
-        return db.execute(sql, args).fetchall()
-
-
 def _tables_since(contest: Path, when: float) -> list[list[int]]:
     """The versions of each ladder table claimed at or after ``when``, oldest first."""
-    return [json.loads(v) for (v,) in _query(
+    return [json.loads(v) for (v,) in read(
         contest, "SELECT versions FROM ladder_tables WHERE created_at >= ? ORDER BY id", when)]
 
 
 def _tables_after(contest: Path, table_id: int) -> list[tuple[str, list[int]]]:
     """The state and versions of each ladder table after ``table_id``."""
-    return [(state, json.loads(v)) for state, v in _query(
+    return [(state, json.loads(v)) for state, v in read(
         contest, "SELECT state, versions FROM ladder_tables WHERE id > ? ORDER BY id",
         table_id)]
 
 
 def _finals(contest: Path) -> dict[str, Any]:
     """The finals as the store keeps them (``phases``)."""
-    ((text,),) = _query(contest, "SELECT value FROM meta WHERE key = 'finals'")
+    ((text,),) = read(contest, "SELECT value FROM meta WHERE key = 'finals'")
     finals: dict[str, Any] = json.loads(text)
     return finals

@@ -30,7 +30,7 @@ def test_two_contestants_submit_and_see_only_their_own(tmp_path: Path) -> None:
     js = tmp_path / "bob.js"
     js.write_text("console.log('a bot');\n")
 
-    # Uploads and who sees what; the ladder has its own test (test_ladder_e2e).
+    # Uploads and who sees what; the ladder has its own test (test_contest_full).
     with serve(contest, "--api-only") as server:
         url = server.url
         first = craits("contest", "submit", "--server", url, "--token", alice, bot_dir)
