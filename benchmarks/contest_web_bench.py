@@ -5,7 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/contest_web_bench.py [--loads 200/50] [--seconds 30]
         [--repeats 3] [--poll-ms 1000-2000] [--bots 3] [--serve-args "--workers 2"]
-        [--nice N] [--no-etag] [--python-pollers] [--watcher-pause-s 0]
+        [--nice 10 | --idle] [--no-etag] [--python-pollers] [--watcher-pause-s 0]
     .venv/bin/python benchmarks/contest_web_bench.py --step-cost GAMES
 
 The service is the real one, as an organiser runs it (``contest_setup``: ``craits contest
@@ -54,16 +54,19 @@ batches in ``BATCH_S`` at the random bots' pace).
 
 CPU: the machine has 2 cores, shared by the service, its table workers, the sandboxed bots and
 the readers. On a real contest the readers are on other machines, so here they should take a
-core only when nothing of the contest wants it, and the games/s ratio then measures what the
-readers cost the service, not what the load generator costs the machine. So by default the
-readers (wrk and the watchers) run as the kernel's idle class (``SCHED_IDLE``, ``chrt --idle
-0``) in a session of their own whose autogroup is at niceness 19 (``idle_argv``: with
-autogroups, on by default, a policy or a niceness weighs only against threads of the same
-session, and the service's is this bench's); ``--nice N`` puts them at niceness N in this
-bench's session instead, as the runs before did (``nice -n 10``, in which they still took
-17-18% of a core from the games). Their CPU is measured and printed (``readers' CPU``); their
-latency includes their waits for a core, which makes the latencies they print pessimistic.
-The probe runs at the normal priority, in this bench's session.
+core only when the contest leaves one. By default they (wrk and the watchers) run at niceness
+``--nice`` (10) in this bench's session, which is the service's and its table workers' (with
+the kernel's autogroups, on by default, a niceness weighs only against threads of the same
+session): they deliver the load asked, but on a machine the games keep busy they take a core
+from the games at times (17-18% of a core on an idle machine), which the games/s ratio then
+counts too. ``--idle`` runs them as the kernel's idle class instead (``SCHED_IDLE``, ``chrt
+--idle 0``) in a session of their own whose autogroup is at niceness 19 (``idle_argv``): they
+take no core anything else wants, so the ratio measures what the readers cost the service
+alone; but where the cores are full they fall behind the load asked (their requests and
+streams are printed), and the latencies are then those of a lighter load. Their CPU is
+measured and printed (``readers' CPU``); their latency includes their waits for a core, which
+makes the latencies they print pessimistic. The probe runs at the normal priority, in this
+bench's session.
 
 ``--loads P/W@N``: the web process's threads at niceness N during that window; ``P/W~N``: the
 table workers' threads at niceness N during that window (``[ladder] worker_nice`` the rest of
@@ -367,7 +370,7 @@ class Options:
     hi_ms: int
     etag: bool
     nice: int | None
-    """The readers' niceness; None: the idle class (``idle_argv``)."""
+    """The readers' niceness; None: the idle class (``--idle``, ``idle_argv``)."""
     wrk: str | None
     tmp: Path
     watcher_pause_s: float
@@ -609,8 +612,9 @@ def main() -> None:
                         help="contestants (random bots); 0: the pages alone, no games")
     parser.add_argument("--serve-args", default="--workers 2",
                         help="more arguments for craits contest serve")
-    parser.add_argument("--nice", type=int, default=None,
-                        help="the readers at this niceness (default: the idle class)")
+    parser.add_argument("--nice", type=int, default=10, help="the readers' niceness")
+    parser.add_argument("--idle", action="store_true",
+                        help="the readers as the idle class, in a session of their own")
     parser.add_argument("--no-etag", action="store_true",
                         help="pollers fetch the whole page every time (no If-None-Match)")
     parser.add_argument("--python-pollers", action="store_true",
@@ -640,7 +644,7 @@ def main() -> None:
         print("note: wrk is missing and apt-get could not install it (apt-get install -y "
               "wrk as root): the pollers run in Python, which cannot keep up with 200",
               flush=True)
-    readers_at = "as SCHED_IDLE" if args.nice is None else f"under nice -n {args.nice}"
+    readers_at = "as SCHED_IDLE" if args.idle else f"under nice -n {args.nice}"
     print(f"pollers: {'wrk' if wrk else 'Python'}, GET / after {lo_ms}-{hi_ms} ms each"
           f"{', If-None-Match' if not args.no_etag else ', whole page each time'}; watchers: "
           f"the newest live game's stream to its end, again; readers {readers_at}; windows "
@@ -660,7 +664,8 @@ def main() -> None:
             print(f"serving at {service.url}; games recorded before the first window: "
                   f"{setup.games(contest)}", flush=True)
             options = Options(args.seconds, int(lo_ms), int(hi_ms or lo_ms), not args.no_etag,
-                              args.nice, wrk, root, args.watcher_pause_s)
+                              None if args.idle else args.nice, wrk, root,
+                              args.watcher_pause_s)
             lines: list[str] = []
             quiet_rates = []
             rss = [setup.rss_kib(service.pid) / 1024]
