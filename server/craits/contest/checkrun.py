@@ -28,8 +28,9 @@ from craits.referee.bridge import run
 PR_SET_PDEATHSIG: Final = 1
 
 
-def _die_with_parent() -> None:
-    """SIGKILL this process when the service that started it ends, however it ends."""
+def die_with_parent() -> None:
+    """SIGKILL this process when the service that started it ends, however it ends (this
+    child's and ``selfplay``'s)."""
     # Not Linux: the check still ends on its own timeouts.
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -37,7 +38,7 @@ def _die_with_parent() -> None:
 
 def main(argv: list[str]) -> int:
     """Run the checks the JSON in ``argv[0]`` describes; the report on stdout."""
-    _die_with_parent()
+    die_with_parent()
     options = json.loads(argv[0])
     check = CheckOptions(move_ms=int(options["move_ms"]), log_dir=Path(options["log_dir"]),
                          limits=SandboxLimits(**options["limits"]),

@@ -7,7 +7,11 @@ with a lease. It then plays, exactly as it will in the ladder:
    then a short game and a decision after ``GameEnd``), in the sandbox an adversarial
    tournament gives a bot, under the contest's limits and move time (``checkrun``);
 2. one self-play game at the contest's smallest table and one at its largest, every seat its
-   own sandboxed process, through the ladder's own path (``dealsets``).
+   own sandboxed process, through the ladder's own path (``dealsets``; ``selfplay``).
+
+Each part runs in a child process of its own (``in_child``), so that its CPU is not taken from
+the service's event loop, which serves the web pages and the matchmaker; the service only starts
+it, waits for it (bounded), kills it if it must, and judges its report.
 
 A version that passes becomes ``rated`` (it plays); one that fails becomes ``rejected`` with a
 reason in one line and an excerpt of its own log, which only its owner can read through the API.
@@ -21,10 +25,12 @@ the leases and plays it again from the start: replayed, not lost, never half jud
 from __future__ import annotations
 
 import json
+import logging
 import os
+import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Final
@@ -32,14 +38,11 @@ from typing import Any, Final
 import trio
 
 from craits import private
-from craits.dealkey import DealKey
 from craits.hosting import spawn
-from craits.tournament.plan.schedule import Job
-from craits.tournament.run.botpool import BotPoolError
-from craits.tournament.store.game_records import FinishedGame
 
 from .config import ContestConfig
-from .dealsets import Entrant, Setting, play_deal_set
+from .dealsets import Setting
+from .selfplay import SelfPlayOrder
 from .store import ContestStore, Version
 from .versions import VersionState
 
@@ -50,8 +53,15 @@ POLL_S: Final = 1.0
 """How often an idle validator looks at the queue."""
 CHECK_TIMEOUT_S: Final = 300.0
 """The most the conformance child may take; beyond it the version is rejected as too slow."""
+SELF_PLAY_TIMEOUT_S: Final = 600.0
+"""The most the self-play child may take (its two games; seconds each for a bot that answers
+as the ladder needs); beyond it the version is rejected as too slow."""
+CHILD_ATTEMPTS: Final = 3
+"""How many times a validation child that ends without a report is started (``in_child``)."""
 LOG_EXCERPT: Final = 4000
 """Characters of a rejected version's log its owner is shown (its end, where the error is)."""
+
+log = logging.getLogger("craits.contest.validation")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,28 +133,12 @@ async def conformance(contest: ContestRun, version: Version) -> Verdict:
                "log_dir": str(logs),
                "limits": {f.name: getattr(contest.config.limits, f.name)
                           for f in fields(contest.config.limits)}}
-    out = logs / "report.json"
-    with open(out, "wb") as stdout, open(logs / "checkrun.stderr", "wb") as stderr:
-        child = spawn.start([sys.executable, "-m", "craits.contest.checkrun",
-                             json.dumps(options)], env=dict(os.environ),
-                            cwd=contest.bot_dir(version), stdout=stdout, stderr=stderr)
-    with trio.move_on_after(CHECK_TIMEOUT_S):
-        status = await child.wait()
-        return _judge_report(out.read_text(errors="replace"), status, logs, contest)
-    with trio.CancelScope(shield=True):
-        os.kill(child.pid, 9)
-        await child.wait()
-    return Verdict(False, f"the conformance checks took over {CHECK_TIMEOUT_S:g} s",
-                   excerpt(logs, contest))
-
-
-def _judge_report(text: str, status: int, logs: Path, contest: ContestRun) -> Verdict:
-    try:
-        report: dict[str, Any] = json.loads(text.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        return Verdict(False, f"the conformance run could not be judged (exit status {status})"
-                       "; the organiser can see why in the service's logs",
+    ran = await in_child(Child("conformance run", "craits.contest.checkrun", json.dumps(options),
+                               CHECK_TIMEOUT_S), version, contest.bot_dir(version), logs)
+    if ran.report is None:
+        return Verdict(False, ran.failure("the conformance checks", "the conformance run"),
                        excerpt(logs, contest))
+    report = ran.report
     if report.get("ok"):
         return Verdict(True)
     failed = [c for c in report.get("checks", []) if not c.get("passed")]
@@ -158,39 +152,114 @@ def _judge_report(text: str, status: int, logs: Path, contest: ContestRun) -> Ve
 
 async def self_play(contest: ContestRun, version: Version) -> Verdict:
     """One self-play game at the smallest and one at the largest table size, every seat a
-    sandboxed process of the version; any fault of any seat rejects it."""
+    sandboxed process of the version, in a child (``selfplay``) given the service's loaded
+    configuration; any fault of any seat rejects it."""
     config = contest.config
-    for size in sorted({config.min_seats, config.max_seats}):
-        logs = contest.logs("validation", f"v{version.id}", f"self-{size}")
-        entrants = [Entrant(f"v{version.id}-{seat}", contest.bot_dir(version), version.command)
-                    for seat in range(size)]
-        games: list[FinishedGame] = []
+    logs = contest.logs("validation", f"v{version.id}")
+    tables = {size: contest.logs("validation", f"v{version.id}", f"self-{size}")
+              for size in sorted({config.min_seats, config.max_seats})}
+    order = SelfPlayOrder(f"v{version.id}", contest.bot_dir(version), version.command,
+                          contest.setting(), tuple(tables.items()))
+    ran = await in_child(Child("self-play run", "craits.contest.selfplay", order.encode(),
+                               SELF_PLAY_TIMEOUT_S), version, contest.bot_dir(version), logs)
+    if ran.report is None:
+        return Verdict(False, ran.failure("the self-play games", "the self-play run"),
+                       excerpt(tables.values(), contest))
+    if ran.report.get("passed"):
+        return Verdict(True)
+    return Verdict(False, scrub(str(ran.report["reason"]), contest),
+                   excerpt(tables[int(ran.report["size"])], contest))
 
-        async def keep(job: Job, game: FinishedGame, into: list[FinishedGame] = games) -> None:
-            into.append(game)
 
+@dataclass(frozen=True, slots=True)
+class Child:
+    """One part of a validation as a child process: ``python -m MODULE ARGUMENT``, which prints
+    its report as its last line of output."""
+
+    name: str
+    """What the service's log calls it."""
+    module: str
+    argument: str
+    timeout_s: float
+    """The most it may take; beyond it the version is rejected as too slow."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ran:
+    """How a validation child ended: its report, or why there is none."""
+
+    report: dict[str, Any] | None
+    timeout_s: float | None = None
+    """Set when the child was killed for taking longer than this."""
+    status: int = 0
+    """The last attempt's exit status, when no attempt left a report."""
+
+    def failure(self, what: str, run_name: str) -> str:
+        """The owner's reason when there is no report (``what`` took too long, or
+        ``run_name`` could not be judged)."""
+        if self.timeout_s is not None:
+            return f"{what} took over {self.timeout_s:g} s"
+        return (f"{run_name} could not be judged (exit status {self.status}, "
+                f"{CHILD_ATTEMPTS} attempts); the organiser can see why in the service's logs")
+
+
+async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran:
+    """Run ``child`` for ``version``, started in ``cwd`` with its output in ``logs``
+    (``NAME.report`` and ``NAME.stderr``, which only the organiser reads, ``NAME`` the module's
+    last name); until it reports, at most
+    ``CHILD_ATTEMPTS`` times.
+
+    A child that ends without a report died of the service's own trouble, not the version's (the
+    version's processes are sandboxed apart from it, and every way a bot can fail is a report):
+    it is started again, and the organiser is told in the service's log. One that takes longer
+    than its ``timeout_s`` is killed and not tried again: the games' clocks bound how long a
+    version may think, so it is the version that made the run crawl, and a second try would hold
+    up every upload queued behind it. Whatever ends the wait (its end, its timeout, or the
+    service stopping: a cancellation), the child is dead when this returns or raises, so it
+    leaves no process behind, nor do its sandboxes (which die with it)."""
+    name = child.module.rsplit(".", 1)[-1]
+    out, stderr_path = logs / f"{name}.report", logs / f"{name}.stderr"
+    status = 0
+    for attempt in range(1, CHILD_ATTEMPTS + 1):
+        with open(out, "wb") as stdout, open(stderr_path, "wb") as stderr:
+            process = spawn.start([sys.executable, "-m", child.module, child.argument],
+                                  env=dict(os.environ), cwd=cwd, stdout=stdout, stderr=stderr)
         try:
-            await play_deal_set(entrants, DealKey.fresh(), contest.setting(), logs, keep,
-                                seatings=[0])
-        except BotPoolError as exc:
-            return Verdict(False, scrub(f"self-play at {size} seats: {exc}", contest),
-                           excerpt(logs, contest))
-        for game in games:
-            faults = game.play.faults
-            if faults or any(game.forfeited):
-                shown = "; ".join(f"seat {f.seat}: {f.action} ({f.reason}): {f.detail}"
-                                  for f in faults[:3])
-                return Verdict(False, scrub(f"self-play at {size} seats: {len(faults)} "
-                                            f"fault(s): {shown or 'a seat forfeited'}", contest),
-                               excerpt(logs, contest))
-    return Verdict(True)
+            with trio.move_on_after(child.timeout_s) as waited:
+                status = await process.wait()
+        finally:
+            if process.returncode is None:  # timed out, or the service is stopping
+                with trio.CancelScope(shield=True):
+                    os.kill(process.pid, signal.SIGKILL)
+                    await process.wait()
+        if waited.cancelled_caught:
+            log.warning("version %d: its %s took over %g s and was killed", version.id,
+                        child.name, child.timeout_s)
+            return Ran(None, timeout_s=child.timeout_s)
+        report = _last_json_line(out.read_text(errors="replace"))
+        if report is not None:
+            return Ran(report)
+        log.warning("version %d: its %s ended with exit status %d and no report (attempt %d "
+                    "of %d); its stderr ends:\n%s", version.id, child.name, status, attempt,
+                    CHILD_ATTEMPTS, stderr_path.read_text(errors="replace")[-LOG_EXCERPT:])
+    return Ran(None, status=status)
 
 
-def excerpt(logs: Path, contest: ContestRun) -> str:
-    """The end of the bot's logs in ``logs`` (its stderr, as the launcher kept it: control
-    characters escaped, only the referee's lines starting with ``[craits:``)."""
+def _last_json_line(text: str) -> dict[str, Any] | None:
+    try:
+        report = json.loads(text.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+    return report if isinstance(report, dict) else None
+
+
+def excerpt(logs: Path | Iterable[Path], contest: ContestRun) -> str:
+    """The end of the bot's logs in ``logs`` (one directory or several, in order: its stderr,
+    as the launcher kept it: control characters escaped, only the referee's lines starting with
+    ``[craits:``)."""
     parts = []
-    for path in sorted(logs.rglob("*.stderr.log")):
+    for path in (p for d in ([logs] if isinstance(logs, Path) else logs)
+                 for p in sorted(d.rglob("*.stderr.log"))):
         text = path.read_text(errors="replace").strip()
         if text:
             parts.append(f"== {path.name} ==\n{text[-LOG_EXCERPT:]}")
