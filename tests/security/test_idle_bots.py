@@ -8,8 +8,8 @@ forked by the event loop's own thread (``craits.hosting.spawn``).
 - a control: the same sandbox forked from a thread that then ends is killed by SIGKILL (the
   mechanism is real, so the tests below can fail);
 - a sandbox started by ``spawn`` survives every other thread's end;
-- a real adversarial tournament on 2 workers, whose sandboxed bots each pause 15 s, longer than
-  any thread-cache timeout, finishes with no forfeit.
+- a real adversarial tournament on 2 workers, whose sandboxed bots pause 15 s once a game (the
+  one at seat 0), longer than any thread-cache timeout, finishes with no forfeit.
 """
 
 from __future__ import annotations
