@@ -1,24 +1,47 @@
 """Validation with real uploaded bots, each in its real sandbox and store: a working version
-becomes ``rated``; one that crashes on its first move, and one that never connects, become
-``rejected`` with a reason and an excerpt of their own log; a validation cut short by a dead
-service is replayed by the next one."""
+becomes ``rated`` (played under the configuration the service loaded, not the file as edited
+since); one that crashes on its first move, and one that never connects, become ``rejected``
+with a reason and an excerpt of their own log; a validation cut short by a dead service is
+replayed by the next one (a lease left in the store, and the real ``craits contest serve``
+killed with SIGKILL). The validation children (conformance, self-play): one that dies is started
+again, a bounded number of times; one past its time, or whose service stops, is killed with its
+sandboxes, leaving no process behind."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
+import trio
+import trio.testing
 
 from craits.contest.config import load_contest_config
 from craits.contest.store import ContestStore
-from craits.contest.validation import ContestRun, validate, validation_loop
+from craits.contest.validation import (
+    CHILD_ATTEMPTS,
+    SELF_PLAY_TIMEOUT_S,
+    ContestRun,
+    Verdict,
+    self_play,
+    validate,
+    validation_loop,
+)
 from craits.contest.versions import VersionState
 from craits.referee.bridge import run
+from tests.waiting import until
 
+from .processes import read_store, serve
 from .server import make_contest
 from .uploaded import CRASHES_ON_FIRST_MOVE, NEVER_CONNECTS, add_version, wrapped
 
 pytestmark = pytest.mark.slow
+
+SLOW = ("import time\nfrom craits_bots.random import RandomBot\nfrom craits_sdk import run\n\n\n"
+        "class Slow(RandomBot):\n    def decide(self, view):\n        time.sleep(0.5)\n"
+        "        return super().decide(view)\n\n\nrun(Slow())\n")
+"""Within its clock at every move, and so slow that its games last minutes."""
 
 
 def _contest(tmp_path: Path) -> ContestRun:
@@ -29,13 +52,50 @@ def _contest(tmp_path: Path) -> ContestRun:
     return ContestRun(directory, load_contest_config(directory), store)
 
 
+def running_in(directory: Path) -> list[str]:
+    """Every process whose current directory is in ``directory``, as ``PID command``: under
+    ``bots/``, a validation child (started in the version's directory) and every process of
+    the sandboxes it started (bwrap and the bot, in the bot's directory)."""
+    inside = str(directory.resolve())
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cwd = os.readlink(entry / "cwd")
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:  # ended meanwhile, or a zombie
+                continue
+            if cwd == inside or cwd.startswith(inside + "/"):
+                found.append(f"{entry.name} {command[:60].decode(errors='replace')}")
+    return found
+
+
+def children(directory: Path, module: str) -> list[int]:
+    """The pids of the running ``python -m MODULE`` children in ``directory``."""
+    return [int(p.split()[0]) for p in running_in(directory) if f"-m {module}" in p]
+
+
+def none_left(directory: Path) -> None:
+    """No process is left in ``directory`` (the sandboxes end with the child they belong to,
+    a moment after it)."""
+    until(lambda: not running_in(directory), 15, f"left running: {running_in(directory)}",
+          every=0.1)
+
+
 def test_a_working_version_passes_and_broken_ones_say_why(tmp_path: Path) -> None:
     contest = _contest(tmp_path)
     good = add_version(contest.directory, contest.store, 1, wrapped("greedy"))
     crash = add_version(contest.directory, contest.store, 1, CRASHES_ON_FIRST_MOVE)
     absent = add_version(contest.directory, contest.store, 1, NEVER_CONNECTS)
+    # The organiser edits the file; the service plays the contest it loaded (tables of 2 to 3).
+    toml = contest.directory / "contest.toml"
+    toml.write_text(toml.read_text().replace("max_seats = 3", "max_seats = 5"))
 
     assert run(validate, contest, good).passed
+    played = contest.directory / "logs" / "validation" / f"v{good.id}"
+    assert [len(list((played / f"self-{size}").glob("*.stderr.log"))) for size in (2, 3)] \
+        == [2, 3]
+    assert not (played / "self-5").exists()
 
     crashed = run(validate, contest, crash)
     assert not crashed.passed
@@ -74,3 +134,116 @@ def test_the_loop_judges_the_queue_and_a_dead_validators_lease_is_replayed(
     rejected = contest.store.version(bad.id)
     assert rejected is not None and rejected.state == VersionState.REJECTED
     assert rejected.reason and "no referee for me" in rejected.log
+
+
+@pytest.mark.parametrize("kills", [1, CHILD_ATTEMPTS])
+def test_a_child_that_dies_is_started_again_a_bounded_number_of_times(
+        tmp_path: Path, kills: int, caplog: pytest.LogCaptureFixture) -> None:
+    """The self-play child SIGKILLed ``kills`` times, each as soon as it is seen: once, the
+    next attempt judges the version; at every attempt, the version is rejected, saying that the
+    run could not be judged (not that the bot failed)."""
+    contest = _contest(tmp_path)
+    version = add_version(contest.directory, contest.store, 1, wrapped("greedy"))
+    bots = contest.directory / "bots"
+    killed: list[int] = []
+
+    async def killing() -> Verdict:
+        async with trio.open_nursery() as nursery:
+            async def killer() -> None:
+                while len(killed) < kills:
+                    for pid in children(bots, "craits.contest.selfplay"):
+                        if pid not in killed:
+                            os.kill(pid, signal.SIGKILL)
+                            killed.append(pid)
+                    await trio.sleep(0.02)
+
+            nursery.start_soon(killer)
+            verdict = await self_play(contest, version)
+            nursery.cancel_scope.cancel()
+        return verdict
+
+    verdict = run(killing)
+    assert len(killed) == kills
+    warned = [r.getMessage() for r in caplog.records if "no report" in r.getMessage()]
+    assert len(warned) == kills and all("exit status -9" in w for w in warned), warned
+    if kills < CHILD_ATTEMPTS:
+        assert verdict.passed, verdict
+    else:
+        assert not verdict.passed
+        assert verdict.reason == (f"the self-play run could not be judged (exit status -9, "
+                                  f"{CHILD_ATTEMPTS} attempts); the organiser can see why in "
+                                  "the service's logs")
+    none_left(bots)
+
+
+@pytest.mark.parametrize("end", ["its time is up", "the service stops"])
+def test_a_child_is_killed_with_its_sandboxes(tmp_path: Path, end: str) -> None:
+    """A self-play child whose games would go on for minutes (a slow bot, within its clock),
+    once its bots have connected: on virtual time, ``SELF_PLAY_TIMEOUT_S`` passes (the version
+    is rejected as too slow, with its bots' log), or the validator is cancelled, as a stopping
+    service's is. Either way nothing of it is left running: without the kill, the child and its
+    sandboxes would play on."""
+    contest = _contest(tmp_path)
+    version = add_version(contest.directory, contest.store, 1, SLOW)
+    bots = contest.directory / "bots"
+    verdicts: list[Verdict] = []
+
+    def bots_playing() -> bool:
+        logs = contest.directory / "logs" / "validation" / f"v{version.id}" / "self-2"
+        return sum("connected as" in p.read_text() for p in logs.glob("*.stderr.log")) == 2
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            async def validating() -> None:
+                verdicts.append(await self_play(contest, version))
+
+            nursery.start_soon(validating)
+            await trio.to_thread.run_sync(until, bots_playing, 60, "the bots never played",
+                                          0.05)
+            if end == "its time is up":
+                clock.jump(SELF_PLAY_TIMEOUT_S)
+            else:
+                nursery.cancel_scope.cancel()
+
+    clock = trio.testing.MockClock()
+    trio.run(main, clock=clock)
+    if end == "its time is up":
+        assert verdicts == [Verdict(False, f"the self-play games took over "
+                                    f"{SELF_PLAY_TIMEOUT_S:g} s", verdicts[0].log)]
+        assert "connected as 'v1-0'" in verdicts[0].log
+    else:
+        assert verdicts == []
+    none_left(bots)
+
+
+def test_a_service_killed_mid_validation_leaves_nothing_running_and_the_next_replays_it(
+        tmp_path: Path) -> None:
+    """The real ``craits contest serve`` SIGKILLed while a version plays its self-play games:
+    its children and their sandboxes die with it; the next ``serve`` validates the version
+    again, from the start, and rates it; stopped (SIGTERM) in the middle of the next version's
+    validation, it leaves no process behind either."""
+    contest = _contest(tmp_path)
+    first = add_version(contest.directory, contest.store, 1, wrapped("greedy"))
+    second = add_version(contest.directory, contest.store, 1, wrapped("random"))
+    contest.store.close()
+    bots = contest.directory / "bots"
+
+    def state(version_id: int) -> str:
+        with read_store(contest.directory) as db:
+            return str(db.execute("SELECT state FROM versions WHERE id = ?",
+                                  (version_id,)).fetchone()[0])
+
+    with serve(contest.directory, "--workers", "0") as server:
+        until(lambda: children(bots, "craits.contest.selfplay"), 120,
+              "the first version's self-play never started", every=0.02)
+        server.kill()
+    none_left(bots)
+    assert state(first.id) == "validating"
+    with serve(contest.directory, "--workers", "0") as server:
+        until(lambda: state(first.id) == "rated", 120, "the first version was never rated")
+        until(lambda: running_in(bots / second.content_hash), 60,
+              "the second version's validation never started", every=0.02)
+        server.process.terminate()
+        assert server.process.wait(timeout=60) == 130  # stopped, as after a Ctrl-C
+    none_left(bots)
+    assert state(second.id) == "validating"
