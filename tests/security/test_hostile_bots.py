@@ -31,6 +31,8 @@ import pytest
 
 from craits.hosting import botgroup, sandbox
 
+from .outcomes import game_outcomes
+
 pytestmark = pytest.mark.slow  # real tournaments of sandboxed attackers
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
@@ -73,12 +75,7 @@ class Run:
 
     def games(self) -> list[tuple[str, str, str]]:
         """(seats, totals, places) of every recorded game, in schedule order."""
-        with sqlite3.connect(self.db) as con:
-            rows = con.execute(
-                "SELECT g.seats, g.totals, g.places FROM games g JOIN jobs j ON j.id = g.job_id"
-                " ORDER BY j.game_index").fetchall()
-        con.close()
-        return rows
+        return game_outcomes(self.db)
 
     def deal_sets_by_game_id(self) -> dict[str, tuple[int, int]]:
         with sqlite3.connect(self.db) as con:

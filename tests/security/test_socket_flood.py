@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -32,6 +31,8 @@ from pathlib import Path
 import pytest
 
 from craits.referee.server import UNSAFE_SHARED_SOCKET_ENV
+
+from .outcomes import game_outcomes
 
 pytestmark = pytest.mark.slow  # real tournaments of sandboxed bots
 
@@ -52,12 +53,7 @@ class Run:
 
     def games(self) -> list[tuple[str, str, str]]:
         """(seats, totals, places) of every recorded game, in schedule order."""
-        with sqlite3.connect(self.db) as con:
-            rows = con.execute(
-                "SELECT g.seats, g.totals, g.places FROM games g JOIN jobs j ON j.id = g.job_id"
-                " ORDER BY j.game_index").fetchall()
-        con.close()
-        return rows
+        return game_outcomes(self.db)
 
 
 def play(home: Path, flooder: bool, shared_socket: bool = False) -> Run:
