@@ -90,8 +90,8 @@ class LiveGame:
     """Stream messages of this game's steps FIRST..LAST, encoded once and sent to every reader
     at that point (``web.live.stream``: readers that join or wake together are sent the same
     bytes). Steps are only ever appended, so a message never goes stale; emptied when a step
-    comes or the game ends, so it holds only messages up to the newest step, one per point
-    some reader was at."""
+    comes or the game ends, and nothing is added once it has ended, so it holds only messages
+    up to the newest step of a game in play, one per point some reader was at."""
     public: Steps = field(init=False)
     """The game's events made public steps of so far (``Steps``)."""
 

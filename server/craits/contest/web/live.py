@@ -174,13 +174,17 @@ def steps_message(game: LiveGame, steps: Sequence[Step]) -> bytes:
     """The ``steps`` event of ``steps`` (consecutive steps of ``game``), encoded once for every
     reader sent the same (``LiveGame.encoded``): a watcher joining midway is sent the game so
     far, up to a whole game's JSON, and readers who join or wake together are at the same
-    point. The JSON texts are made once per step (``Step.text``), joined as a list."""
+    point. The JSON texts are made once per step (``Step.text``), joined as a list. Not kept
+    once the game has ended: nothing would empty it then, and a reader who opens an ended
+    game's stream is sent the whole game, which would stay as long as the game is kept
+    (``live.ENDED_KEPT``, whose bound counts the steps, not these)."""
     span = (steps[0].index, steps[-1].index)
     message = game.encoded.get(span)
     if message is None:
-        message = game.encoded[span] = ServerSentEvent(
-            data=f"[{','.join(step.text for step in steps)}]", event="steps",
-            id=str(span[1])).encode()
+        message = ServerSentEvent(data=f"[{','.join(step.text for step in steps)}]",
+                                  event="steps", id=str(span[1])).encode()
+        if not game.ended:
+            game.encoded[span] = message
     return message
 
 
