@@ -19,25 +19,17 @@ import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 
 from craits.contest.archive import ArchiveLimits
 from craits.contest.client import pack_directory
-from craits.contest.ladderstore import game_replay
-from craits.contest.live import SPECTATOR
 from craits.contest.organiser import new_organiser_token
 from craits.contest.rayactor import CACHE_KEEP_S, ContestTables, cached_bots
 from craits.contest.store import ContestStore, NewVersion
 from craits.contest.uploads import tree_hash
 from craits.contest.versions import VersionState
 from craits.contest.web.signin import COOKIE
-from craits.engine import Rules
-from craits.tournament.store.game_records import rebuild
-from craits.tournament.store.record_codec import decode
-from tests.live_streams import read_events
 from tests.ray.cluster import RayCluster, session
 from tests.waiting import until
 
@@ -51,6 +43,7 @@ from .ladder_tables import (
 )
 from .processes import serve
 from .uploaded import bot_directory, wrapped
+from .watched import check_watched, watch_a_game
 
 ACTOR = b"ray::ContestTables"
 """How Ray names an actor's process (its title, in ``/proc/PID/cmdline``)."""
@@ -77,43 +70,6 @@ def _actors(cluster: RayCluster) -> list[int]:
         except OSError:
             continue
     return found
-
-
-Steps = list[dict[str, Any]]
-
-
-def _watch_a_game(url: str, organiser: dict[str, str]) -> tuple[Steps, Steps, int]:
-    """A game an actor plays, caught while played: the organiser's whole steps (asked of the
-    actor once the organiser looks), then the spectators' steps of the same game; and the id
-    the game was recorded as."""
-    with httpx.Client(base_url=url, timeout=60, cookies=organiser) as boss, \
-            httpx.Client(base_url=url, timeout=60) as anyone:
-        for _ in range(100):
-            listing = until(lambda: 'href="/organiser/live/' in (t := boss.get("/organiser").text)
-                            and t, 120, "a live game listed for the organiser")
-            key = listing.split('href="/organiser/live/')[1].split('"')[0]
-            status, whole, game = read_events(boss, f"/organiser/live/{key}/events")
-            # A short game can end on its actor before the organiser's look reaches it: its
-            # stream then ends with no whole step (the game is in the store); try the next one.
-            if status == 200 and game is not None and whole:
-                status, public, same = read_events(anyone, f"/live/{key}/events")
-                assert status == 200 and same == game
-                return whole, public, game
-    raise AssertionError("no game of the actors' was caught while played")
-
-
-def _check_watched(contest: Path, whole: Steps, public: Steps, game: int) -> None:
-    """The organiser saw every event of the recorded game, spectators only the public ones."""
-    store = ContestStore.open(contest / "contest.db")
-    replay = game_replay(store, game)
-    store.close()
-    assert replay is not None
-    full = rebuild(Rules.from_json(replay.rules_json), SEATS, replay.seed,
-                   decode(replay.record)).game.events
-    assert [e for step in whole for e in step["events"]] == [e.to_dict() for e in full]
-    assert any(e.private and e.cards for e in full)  # hands and draws: whole steps carry them
-    assert [e for step in public for e in step["events"]] == [
-        e.seen_by(SPECTATOR).to_dict() for e in full]
 
 
 @pytest.fixture
@@ -144,7 +100,7 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
 
     with serve(contest, "--ray", head.address, "--workers", "2") as server:
         actors = until(lambda: (a := _actors(head)) and len(a) == 2 and a, 120, "two actors")
-        watched = _watch_a_game(server.url, organiser)
+        watched = watch_a_game(server.url, organiser)
 
         until(lambda: two_tables_half_played(contest), 180, "two tables at once, both half played")
         interrupted = tables(contest, "playing")
@@ -164,7 +120,7 @@ def test_tables_on_ray_an_actor_killed_mid_table_loses_only_its_game(
         assert server.process.wait(timeout=60) == 130, server.stderr[-5:]
 
     assert_each_seating_once(contest)
-    _check_watched(contest, *watched)
+    check_watched(contest, SEATS, watched)
     cache = node_tmp / f"craits-bots-{os.getuid()}"
     assert {p.name for p in cache.iterdir() if not p.name.startswith(".")} == digests
     assert all(tree_hash(cache / d)[2] == d for d in digests)
