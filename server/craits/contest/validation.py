@@ -48,7 +48,9 @@ from .versions import VersionState
 
 LEASE_S: Final = 900.0
 """A validation's lease: far longer than one takes (seconds to a minute), so only a dead
-validator's lease ever expires."""
+validator's lease ever expires. (One bounded by its children's limits, 300 + 600 s, could outlive
+it; harmless, since a contest's lock lets one validator run, and it claims the next version
+only once this one is judged.)"""
 POLL_S: Final = 1.0
 """How often an idle validator looks at the queue."""
 CHECK_TIMEOUT_S: Final = 300.0
@@ -206,8 +208,7 @@ class Ran:
 async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran:
     """Run ``child`` for ``version``, started in ``cwd`` with its output in ``logs``
     (``NAME.report`` and ``NAME.stderr``, which only the organiser reads, ``NAME`` the module's
-    last name); until it reports, at most
-    ``CHILD_ATTEMPTS`` times.
+    last name); until it reports, at most ``CHILD_ATTEMPTS`` times.
 
     A child that ends without a report died of the service's own trouble, not the version's (the
     version's processes are sandboxed apart from it, and every way a bot can fail is a report):
