@@ -5,6 +5,9 @@ turn) with ``craits.contest.validation.validate``, as the service's validator do
 made as the tests make one (tables of 2 to 4, default settings), and prints for each the wall
 time, this process's CPU (what the service's event loop, which also serves the pages and the
 matchmaker, would spend) and its children's (the validation children, reaped), then medians.
+With ``--probe``, also how late a task of the same event loop that sleeps ``PROBE_S`` at a time
+woke (its 99th percentile and worst, over the validation: what a page request would wait for the
+loop); the probe's own wake-ups then count in this process's CPU (about 0.1 s a validation).
 
 ``--against REV`` also validates with ``server/craits/contest/validation.py`` as it was at git
 revision ``REV`` (loaded beside today's, on the same contest), interleaved version by version
@@ -24,6 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import trio
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -49,6 +55,31 @@ def at_revision(rev: str) -> ModuleType:
     return module
 
 
+PROBE_S = 0.01
+"""How long the lateness probe sleeps at a time."""
+
+
+async def probed(validate: Any, contest: Any, version: Any, probing: bool
+                 ) -> tuple[Any, list[float]]:
+    """``validate(contest, version)``, with how late each of the probe's wake-ups was (s; none
+    unless ``probing``)."""
+    late: list[float] = []
+    if not probing:
+        return await validate(contest, version), late
+
+    async def probe() -> None:
+        while True:
+            due = trio.current_time() + PROBE_S
+            await trio.sleep_until(due)
+            late.append(trio.current_time() - due)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(probe)
+        verdict = await validate(contest, version)
+        nursery.cancel_scope.cancel()
+    return verdict, late
+
+
 def cpu() -> tuple[float, float]:
     """This process's CPU seconds, and its reaped children's."""
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -60,6 +91,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--versions", type=int, default=8, help="versions per variant")
     parser.add_argument("--against", metavar="REV", help="also validate as at git REV")
+    parser.add_argument("--probe", action="store_true", help="also how late the loop wakes")
     args = parser.parse_args()
     variants: dict[str, ModuleType] = {"now": validation}
     if args.against:
@@ -69,7 +101,7 @@ def main() -> None:
     directory.chmod(0o755)
     store = ContestStore.open(directory / "contest.db")
     config = load_contest_config(directory)
-    seen: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
+    seen: dict[str, list[tuple[float, float, float, float, float]]] = {n: [] for n in variants}
     names = list(variants)
     for n in range(args.versions):
         kind = ("greedy", "random")[n % 2]
@@ -78,18 +110,24 @@ def main() -> None:
             contest = module.ContestRun(directory, config, store)
             version = add_version(directory, store, 1, wrapped(kind) + f"# {name} {n}\n")
             (own0, children0), start = cpu(), time.monotonic()
-            verdict = run(module.validate, contest, version)
+            verdict, late = run(probed, module.validate, contest, version, args.probe)
             (own1, children1), wall = cpu(), time.monotonic() - start
-            seen[name].append((wall, own1 - own0, children1 - children0))
+            p99, worst = ((statistics.quantiles(late, n=100)[98] * 1e3, max(late) * 1e3)
+                          if late else (0.0, 0.0))
+            seen[name].append((wall, own1 - own0, children1 - children0, p99, worst))
             print(f"{name:>10} {kind:7} passed={verdict.passed} wall {wall:5.2f} s, "
                   f"this process CPU {own1 - own0:6.3f} s, children {children1 - children0:5.2f}"
-                  " s", flush=True)
+                  " s" + (f", loop late p99 {p99:5.1f} ms, worst {worst:5.1f} ms" if late
+                          else ""), flush=True)
     for name, rows in seen.items():
-        walls, owns, children = (sorted(column) for column in zip(*rows, strict=True))
+        walls, owns, children, p99s, worsts = (sorted(c) for c in zip(*rows, strict=True))
         print(f"{name}: {len(rows)} validations; median wall {statistics.median(walls):.2f} s "
               f"({walls[0]:.2f}-{walls[-1]:.2f}), this process CPU "
               f"{statistics.median(owns):.3f} s ({owns[0]:.3f}-{owns[-1]:.3f}), children "
-              f"{statistics.median(children):.2f} s")
+              f"{statistics.median(children):.2f} s" + (
+                  f"; loop late p99 {statistics.median(p99s):.1f} ms ({p99s[0]:.1f}-"
+                  f"{p99s[-1]:.1f}), worst {statistics.median(worsts):.1f} ms ({worsts[0]:.1f}-"
+                  f"{worsts[-1]:.1f})" if args.probe else ""))
 
 
 if __name__ == "__main__":
