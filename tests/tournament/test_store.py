@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from craits.ratings.standings import Standings, compute_standings
-from craits.tournament.plan.config import TournamentConfig, config_from_dict
 from craits.tournament.plan.schedule import build_schedule
 from craits.tournament.store.database import CSV_FIELDS, Store, StoreError
 from craits.tournament.store.game_records import FinishedGame, PlayLog
@@ -22,15 +21,9 @@ from craits.tournament.store.record_codec import decode
 from craits.tournament.store.schema import SCHEMA_VERSION
 
 from .fake_runner import play, run
+from .small_tournament import small_config
 
 FAKE_RUNNER = Path(__file__).with_name("fake_runner.py")
-
-
-def small_config(deal_sets: int = 2) -> TournamentConfig:
-    return config_from_dict({
-        "name": "small", "seed": 5, "table_size": 2, "deal_sets": deal_sets,
-        "bots": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}],
-    })
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from craits.tournament.store.database import OpenMode, Store, StoreError
 from craits.tournament.store.dbfile import open_connection
 from craits.tournament.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
-from .test_store import small_config
+from .small_tournament import small_config
 
 
 def version_1_store(path: Path) -> None:
