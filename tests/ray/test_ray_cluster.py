@@ -12,7 +12,6 @@ its games in flight are played again on the head, each recorded once, with the s
 from __future__ import annotations
 
 import json
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -215,41 +214,25 @@ def test_a_node_that_dies_loses_only_its_games_in_flight(
     assert recorded == distinct == games
 
 
-@pytest.mark.parametrize(("stop", "status", "left"), [
-    (signal.SIGKILL, -signal.SIGKILL, "running"), (signal.SIGTERM, 130, "paused")],
-    ids=["sigkill", "sigterm"])
-def test_a_stopped_run_resumes_on_the_cluster_with_the_same_games(
-    cluster: RayCluster, local: Path, tmp_path: Path, stop: signal.Signals, status: int,
-    left: str,
+def test_a_killed_run_resumes_on_the_cluster_with_the_same_games(
+    cluster: RayCluster, local: Path, tmp_path: Path,
 ) -> None:
     """kill -9 of the run process: Ray ends its actors (the head's two CPUs are free again for
-    the resumed run's two), and a resume plays the rest. ``kill`` (SIGTERM): the run stops as
-    without Ray (status 130, the tournament paused), where the SIGTERM handler Ray installs
-    when the run joins the cluster aborted it (status -6)."""
+    the resumed run's two), and a resume plays the rest."""
     where = _tournament(tmp_path / "cup", deal_sets=2)
-    log = tmp_path / "run.stderr"
-    with log.open("w") as err:
-        run = subprocess.Popen(_command(where, "--ray", cluster.address, "--workers", "2"),
-                               cwd=where, stdout=subprocess.DEVNULL, stderr=err)
+    run = subprocess.Popen(_command(where, "--ray", cluster.address, "--workers", "2"),
+                           cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + RUN_S
         while _done_games(where / "cup.sqlite") < 2:
-            assert run.poll() is None, "the run ended before it could be stopped"
+            assert run.poll() is None, "the run ended before it could be killed"
             assert time.monotonic() < deadline, "the run made no progress"
             time.sleep(0.05)
-        run.send_signal(stop)
-        assert run.wait(timeout=RUN_S) == status, log.read_text()[-2000:]
     finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
+        run.kill()
+        run.wait()
     assert _done_games(where / "cup.sqlite") < 6
     (tournament,) = Store.open(where / "cup.sqlite", mode="read").tournaments()
-    assert tournament.status == left
-    if stop == signal.SIGTERM:  # Python's handler, not Ray's (which dumps a stack, then -6
-        stderr = log.read_text()  # 3 s later if the run is still stopping its actors)
-        assert "SIGTERM received" not in stderr, stderr[-2000:]
-        assert f"interrupted; resume with `craits tournament resume {tournament.id}" in stderr
     standings = _finished(subprocess.run(
         [*CRAITS, "tournament", "resume", tournament.id, "--db", "cup.sqlite", "--json",
          "--ray", cluster.address, "--workers", "2"],
