@@ -69,6 +69,14 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _has_children(pid: int) -> bool:
+    """Whether process ``pid`` has children now (a table worker's are its game's bots)."""
+    try:
+        return bool(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
+    except OSError:
+        return False
+
+
 def _watch_one(url: str) -> None:
     """A game a worker plays is live on the service's pages: its public steps, relayed from
     the worker, arrive on its stream, the seats named as on the board."""
@@ -95,20 +103,25 @@ def test_a_killed_worker_loses_only_its_game_and_a_killed_service_ends_its_worke
     with serve(contest, "--workers", "2") as server:
         workers = until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
                         "two table workers", every=0.2)
+        _watch_one(server.url)
 
         until(lambda: two_tables_half_played(contest), 120,
               "two tables at once, both half played", every=0.2)
         interrupted = tables(contest, "playing")
-        _watch_one(server.url)
         before = seatings(contest)
-        os.kill(workers[0], signal.SIGKILL)
+        # Killed while its bots run: in the middle of a game, not between tables (a worker
+        # killed idle would be found dead only at its next table, after the checks below).
+        victim = until(lambda: next((pid for pid in workers if _has_children(pid)), None), 30,
+                       "a worker with its bots running", every=0.01)
+        os.kill(victim, signal.SIGKILL)
         until(lambda: interrupted <= tables(contest, "done"), 120,
               "the tables in play at the worker's death ended whole", every=0.2)
         assert server.process.poll() is None, "the service must outlive its worker"
-        assert any("its missing seatings go to a new worker" in line for line in server.stderr)
+        until(lambda: any("its missing seatings go to a new worker" in line
+                          for line in server.stderr), 30, "the worker's death logged")
         replacement = until(lambda: (w := _workers(server)) and len(w) == 2 and w, 30,
                             "a new worker in the dead one's place", every=0.2)
-        assert workers[0] not in replacement
+        assert victim not in replacement
         assert set(before) <= set(seatings(contest))
 
         done = len(tables(contest, "done"))
