@@ -14,8 +14,11 @@ import os
 import ssl
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+import trio
 
 from craits.contest.board import board_line
 from craits.contest.client import ClientError, ContestClient, payload_for
@@ -200,6 +203,11 @@ def _add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _trio_run(async_fn: Callable[..., Awaitable[None]], *args: Any) -> None:
+    """``trio.run`` as ``bridge.run`` runs trio: Ctrl-C lands only at a checkpoint."""
+    trio.run(async_fn, *args, restrict_keyboard_interrupt_to_checkpoints=True)
+
+
 def _serve(args: argparse.Namespace) -> int:
     cluster = None
     workers = 1 if args.workers is None else args.workers
@@ -225,10 +233,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         try:
-            # The referee's gRPC needs an asyncio loop hosting trio (bridge.run), the API does
-            # not care which.
-            bridge.run(serve_contest, contest, listen, announce, not args.api_only,
-                       workers, cluster)
+            # Only a ladder played in this process (--workers 0) serves gRPC here, which needs
+            # an asyncio loop hosting trio (bridge.run); otherwise the referees are in the
+            # table workers, the Ray actors and validation's children, and trio runs alone:
+            # no hand-off between the two loops on each of the pages' wake-ups.
+            runner = bridge.run if workers == 0 and not args.api_only else _trio_run
+            runner(serve_contest, contest, listen, announce, not args.api_only, workers, cluster)
         except BaseExceptionGroup as group:  # the server's nurseries wrap a lone failure
             raise sole_exception(group) from None
     except (LeaseError, RayError) as exc:  # RayError: the cluster cannot play (raytables)

@@ -8,8 +8,12 @@ the ladder's tables are played in table worker processes (``tableworker_pool``),
 pages and the games do not share one process and one core.
 They need the contest's lock (``LOCK``, a ``flock`` the kernel drops when the process dies,
 however it dies): with it held, every validation lease and claimed table in the store is a dead
-predecessor's, so both are replayed at once. They also need the referee's gRPC, which runs on an
-asyncio loop hosting trio (``craits.referee.bridge.run``): ``craits contest serve`` starts there.
+predecessor's, so both are replayed at once. Only a ladder played in this process (``--workers
+0``) needs the referee's gRPC here, which runs on an asyncio loop hosting trio
+(``craits.referee.bridge.run``): ``craits contest serve`` starts there then. Otherwise the
+referees are in the table workers, the Ray actors and validation's child processes, and trio
+runs alone (plain ``trio.run``): under 200 pollers and 50 live watchers, the two loops'
+hand-offs were a tenth of the web loop's busy time.
 
 The server is bound before anything is announced: ``serve_contest`` reports the URL it really
 listens on (port 0 asks the OS for a free one, which is how the tests start it).
@@ -83,9 +87,9 @@ async def serve_contest(contest: Contest, listen: Listen,
                         announce: Callable[[list[str]], None], games: bool = False,
                         workers: int | None = 1, ray: RayCluster | None = None) -> None:
     """Serve ``contest`` until cancelled; ``announce`` gets the URLs once they listen.
-    ``games``: run the validator and the ladder too (under ``bridge.run`` only; ``LeaseError``
-    when another service runs this contest's games), the ladder's tables in ``workers`` table
-    worker processes (0: in this process, one at a time; ``ladder``), or with ``ray`` in
+    ``games``: run the validator and the ladder too (``LeaseError`` when another service runs
+    this contest's games), the ladder's tables in ``workers`` table worker processes (0: in
+    this process, one at a time, under ``bridge.run`` only; ``ladder``), or with ``ray`` in
     ``workers`` actors on that cluster (None: one per CPU; ``raytables``)."""
     app = with_pages(make_app(contest), contest)  # the web pages (craits.contest.web)
     with contextlib.ExitStack() as stack:
