@@ -32,13 +32,15 @@ The readers, each kind in processes of their own, none in this one:
   percentiles are wrk's own (from writing a request to reading its answer; the pause is not
   counted). wrk is installed with ``apt-get install -y wrk`` if missing (given 120 s); if
   that fails the pollers run in Python, with a note (``--python-pollers`` forces that);
-- **watchers** (one Python process, trio and httpx): each fetches ``/live``, follows the
-  newest game listed (the one that started last) over its stream (``/live/KEY/events``) to its
-  end, then again (at once; with ``--watcher-pause-s S`` after a pause drawn from 0..S, a
-  person reading the result: at once, all 50 switch games at the same instant, a herd of list
-  fetches and new streams that each get the game so far). A watcher's *lag* is the time from
-  the game's recording in the table worker (the store's ``finished``, wall clock) to the
-  ``end`` event reaching the watcher: the relay
+- **watchers** (one Python process, ``raw_watchers``: keep-alive connections on raw sockets,
+  one ``selectors`` loop; the trio and httpx watchers before them took 17-19% of a core, as
+  much as the web process's work for them, all of it from the games' two cores): each fetches
+  ``/live``, follows the newest game listed (the one that started last) over its stream
+  (``/live/KEY/events``) to its end, then again (at once; with ``--watcher-pause-s S``
+  after a pause drawn from 0..S, a person reading the result: at once, all 50 switch games at
+  the same instant, a herd of list fetches and new streams that each get the game so far).
+  A watcher's *lag* is the time from the game's recording in the table worker (the store's
+  ``finished``, wall clock) to the ``end`` event reaching the watcher: the relay
   worker -> web process -> paced stream -> reader, which is how late the TV is;
 - **the probe**: one more poller alone in a process of its own, every 0.1 s, in every window,
   quiet ones too: the server's latency without any load, and with it.
@@ -99,6 +101,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,9 +111,8 @@ import httpx
 import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import contest_setup as setup  # a sibling module of the benchmarks
-
-_LIVE = re.compile(r'href="/live/([^"]+)"')
+import contest_setup as setup  # sibling modules of the benchmarks
+from raw_watchers import WatcherLoop
 
 POLL_LUA = r"""
 -- Pollers: each connection GET / after a pause of lo..hi ms (its first one too), with
@@ -192,43 +194,6 @@ class Tally:
     cpu_s: float = 0.0
 
 
-async def watcher(client: httpx.AsyncClient, tally: Tally, pause_s: float) -> None:
-    """A spectator on "TV" (module doc)."""
-    await trio.sleep(random.random())
-    while True:
-        started = time.perf_counter()
-        try:
-            listing = await client.get("/live")
-            listing.raise_for_status()
-        except httpx.HTTPError:
-            tally.errors += 1
-            await trio.sleep(0.5)
-            continue
-        tally.list_ms.append(1000 * (time.perf_counter() - started))
-        keys = _LIVE.findall(listing.text)
-        if not keys:
-            await trio.sleep(0.2)
-            continue
-        try:
-            async with client.stream("GET", f"/live/{keys[-1]}/events") as response:
-                tally.streams += 1
-                event = ""
-                async for line in response.aiter_lines():
-                    if line.startswith("event: "):
-                        event = line[7:]
-                    elif line.startswith("data: ") and event == "steps":
-                        tally.messages += 1
-                        tally.steps += line.count('"i": ')
-                    elif line.startswith("data: ") and event == "end":
-                        game = json.loads(line[6:]).get("game")
-                        if isinstance(game, int):
-                            tally.ends.append((game, time.time()))
-                        break
-        except httpx.HTTPError:
-            tally.errors += 1
-        await trio.sleep(random.uniform(0, pause_s))
-
-
 async def poller(client: httpx.AsyncClient, tally: Tally, lo_s: float, hi_s: float,
                  etag: bool) -> None:
     """A poller in Python (when wrk is missing): as wrk's, one per connection."""
@@ -255,17 +220,24 @@ def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, 
     tally = Tally()
 
     async def main() -> None:
-        count = watchers + pollers + 10
-        limits = httpx.Limits(max_connections=count, max_keepalive_connections=count)
+        limits = httpx.Limits(max_connections=pollers + 10,
+                              max_keepalive_connections=pollers + 10)
         async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
             with trio.move_on_after(seconds):
                 async with trio.open_nursery() as nursery:
-                    for _ in range(watchers):
-                        nursery.start_soon(watcher, client, tally, pause_s)
                     for _ in range(pollers):
                         nursery.start_soon(poller, client, tally, lo_s, hi_s, etag)
 
-    trio.run(main)
+    watching = threading.Thread(target=lambda: setattr(
+        tally, "watched", WatcherLoop(url, watchers, pause_s).run(seconds)))
+    watching.start()
+    if pollers:
+        trio.run(main)
+    watching.join()
+    seen = tally.__dict__.pop("watched")
+    for name in ("list_ms", "ends", "streams", "messages", "steps"):
+        setattr(tally, name, getattr(seen, name))
+    tally.errors += seen.errors
     tally.cpu_s = time.process_time()
     print(json.dumps(tally.__dict__), flush=True)
 
