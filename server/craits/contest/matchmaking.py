@@ -105,6 +105,12 @@ class MatchConfig:
     meetings_scale: float = 8.0
     """Deal sets together after which a pair's doubt counts half (fewest head-to-heads first;
     4, 8 and 16 were tried: 4 found the top 3 later, 16 the whole order; 8 sits between)."""
+    resolve: float = 0.0
+    """How much a pair's value follows what one more deal set would settle of it: its doubt
+    times ``r ** resolve``, ``r`` the share of the pair's variance one deal set together
+    removes (``settled``). 0: doubt alone. 0.5 is the slope of the expected fall of doubt of
+    an even pair (one-step look-ahead: ``arcsin(√r)/π``): a near-tie already well measured
+    then counts less than one of two versions little known."""
 
     def __post_init__(self) -> None:
         if not self.table_sizes or any(not 2 <= k <= 10 for k in self.table_sizes):
@@ -114,6 +120,8 @@ class MatchConfig:
             raise ValueError("the band must hold the fair share: 0 <= low < 1 < high")
         if not 0.0 <= self.explore <= 1.0:
             raise ValueError("explore is a probability")
+        if self.resolve < 0.0:
+            raise ValueError("resolve is an exponent of at least 0")
 
 
 @dataclass(slots=True)
@@ -160,6 +168,22 @@ class OnlineSkill:
         for s, (step, shrink) in zip(skills, moves, strict=True):
             s.mu += step
             s.var *= shrink
+
+
+def settled(a: Skill, b: Skill, meetings: int) -> float:
+    """The share of the variance of ``a``'s and ``b``'s difference that one more deal set of
+    theirs would remove, on the estimate's own scale. The estimate puts a version's strength at
+    e^(μ/c), c² the table's summed σ² + β² (about k(β² + σ̄²) at a table of k), so a game
+    ordering the two carries 1/(4c²) of information on μ_a − μ_b (an even pair's
+    Bradley–Terry share), and the k games of a deal set k/(4c²): a deal set alone leaves
+    4(β² + σ̄²), whatever the table's size. The pair's variance is σ_a² + σ_b², less what the
+    ``meetings`` deal sets they played together told of it: the estimate counts those games
+    already, but spread over every opponent (a version's σ says how well it is placed in the
+    field, the meetings how well against this one)."""
+    spread = a.var + b.var
+    alone = 4.0 * BETA * BETA + 2.0 * spread
+    pair = 1.0 / (1.0 / spread + meetings / alone)
+    return pair / (pair + alone)
 
 
 def doubt(a: Skill, b: Skill) -> float:
@@ -265,18 +289,24 @@ class Matchmaker:
     def _values(self, skills: dict[str, Skill], weight: dict[str, float]
                 ) -> Callable[[str, str], float]:
         """What one more deal set of two versions is worth: their doubt, weighted for the top
-        places, halved every ``meetings_scale`` deal sets they already played together.
+        places, halved every ``meetings_scale`` deal sets they already played together, times
+        the share of the pair's variance the deal set would settle to the power ``resolve``.
         Remembered per pair for one decision (the seed's sums and the seats' read the same
         pairs, each from both ends): the decision's CPU is mostly these."""
         memo: dict[tuple[str, str], float] = {}
         scale = self.config.meetings_scale
+        resolve = self.config.resolve
 
         def value(a: str, b: str) -> float:
             key = (a, b) if a < b else (b, a)
             worth = memo.get(key)
             if worth is None:
-                worth = memo[key] = (doubt(skills[a], skills[b]) * min(weight[a], weight[b])
-                                     / (1.0 + self._meetings.get(key, 0) / scale))
+                met = self._meetings.get(key, 0)
+                worth = (doubt(skills[a], skills[b]) * min(weight[a], weight[b])
+                         / (1.0 + met / scale))
+                if resolve:
+                    worth *= settled(skills[a], skills[b], met) ** resolve
+                memo[key] = worth
             return worth
         return value
 
