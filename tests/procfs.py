@@ -5,8 +5,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-STATE, PARENT, SESSION = 0, 1, 3
-"""Indexes, counted after the command name, of the state, the parent's pid and the session id."""
+STATE, PARENT, SESSION, NICE = 0, 1, 3, 16
+"""Indexes, counted after the command name, of the state, the parent's pid, the session id and
+the niceness."""
+
+
+def stat_of(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name; ``OSError`` (or ``IndexError``
+    for a process being reaped) when it has ended."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
 def pids_where(field: int, value: int) -> list[int]:
@@ -14,7 +21,7 @@ def pids_where(field: int, value: int) -> list[int]:
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            fields = stat_of(int(stat.parent.name))
         except (OSError, IndexError):
             continue  # ended while we looked
         if int(fields[field]) == value:
@@ -28,7 +35,7 @@ def wait_dead(pid: int, timeout_s: float = 10.0) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[STATE]
+            state = stat_of(pid)[STATE]
         except (OSError, IndexError):
             return  # already reaped
         if state == "Z":

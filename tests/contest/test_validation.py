@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -24,12 +25,14 @@ from craits.contest.validation import (
     SELF_PLAY_TIMEOUT_S,
     ContestRun,
     Verdict,
+    conformance,
     self_play,
     validate,
     validation_loop,
 )
 from craits.contest.versions import VersionState
 from craits.referee.bridge import run
+from tests.procfs import NICE, SESSION, stat_of
 from tests.waiting import until
 
 from .processes import read_store, serve
@@ -44,9 +47,9 @@ SLOW = ("import time\nfrom craits_bots.random import RandomBot\nfrom craits_sdk 
 """Within its clock at every move, and so slow that its games last minutes."""
 
 
-def _contest(tmp_path: Path) -> ContestRun:
+def _contest(tmp_path: Path, settings: str = "") -> ContestRun:
     directory = tmp_path / "cup"
-    make_contest(directory, "tables.max_seats = 3", names=("alice",))
+    make_contest(directory, f"tables.max_seats = 3\n{settings}", names=("alice",))
     directory.chmod(0o755)
     store = ContestStore.open(directory / "contest.db")
     return ContestRun(directory, load_contest_config(directory), store)
@@ -213,6 +216,42 @@ def test_a_child_is_killed_with_its_sandboxes(tmp_path: Path, end: str) -> None:
         assert "connected as 'v1-0'" in verdicts[0].log
     else:
         assert verdicts == []
+    none_left(bots)
+
+
+@pytest.mark.parametrize("nice", [3, 0], ids=["worker_nice", "control-0"])
+def test_the_children_run_below_the_validator_as_the_table_workers_do(
+        tmp_path: Path, nice: int) -> None:
+    """The conformance child and the self-play child, and the sandboxed bots they start, run
+    ``[ladder] worker_nice`` below the validator's priority, in its session (where the kernel's
+    autogroups weigh a niceness), as the table workers do; each is looked at once its bots have
+    connected, then cancelled. The control, ``worker_nice = 0``: at the validator's own."""
+    contest = _contest(tmp_path, f"ladder.worker_nice = {nice}")
+    version = add_version(contest.directory, contest.store, 1, SLOW)
+    bots = contest.directory / "bots"
+    logs = contest.directory / "logs" / "validation" / f"v{version.id}"
+    seen: dict[str, list[int]] = {}
+
+    def connected(part: Path) -> bool:
+        return any("connected as" in p.read_text() for p in part.glob("*.stderr.log"))
+
+    async def main() -> None:
+        for part, module, where in ((conformance, "checkrun", "check"),
+                                    (self_play, "selfplay", "self-2")):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(part, contest, version)
+                await trio.to_thread.run_sync(until, partial(connected, logs / where), 60,
+                                              f"no bot of the {module} child connected", 0.05)
+                (child,) = children(bots, f"craits.contest.{module}")
+                assert int(stat_of(child)[SESSION]) == os.getsid(0)
+                seen[module] = [int(stat_of(int(p.split()[0]))[NICE]) for p in running_in(bots)]
+                nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    below = min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice)
+    for module, niceness in seen.items():
+        assert len(niceness) >= 3, (module, running_in(bots))  # the child, a bwrap, a bot ...
+        assert set(niceness) == {below}, (module, niceness)
     none_left(bots)
 
 

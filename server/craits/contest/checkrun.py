@@ -25,6 +25,8 @@ from craits.check.conformance import CheckOptions, run_checks
 from craits.hosting.sandbox import SandboxLimits
 from craits.referee.bridge import run
 
+from .tableworker import run_below
+
 PR_SET_PDEATHSIG: Final = 1
 
 
@@ -37,7 +39,10 @@ def die_with_parent() -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Run the checks the JSON in ``argv[0]`` describes; the report on stdout."""
+    """Run the checks the JSON in ``argv[0]`` describes, ``argv[1]`` below the service's
+    priority (``tableworker.run_below``: before any thread starts, so that every thread and the
+    sandboxed bot inherit it); the report on stdout."""
+    run_below(int(argv[1]) if len(argv) > 1 else 0)
     die_with_parent()
     options = json.loads(argv[0])
     check = CheckOptions(move_ms=int(options["move_ms"]), log_dir=Path(options["log_dir"]),

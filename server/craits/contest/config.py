@@ -79,9 +79,10 @@ class LadderSettings:
     refitter then waits as long as a refit took, half a core at most)."""
     worker_nice: int = 10
     """How far below the service's the table worker processes' CPU priority is (0 to 19;
-    ``tableworker.run_below``): games are batch work, the pages interactive, so on a machine
-    whose cores the games keep busy a page is served first and a game waits milliseconds.
-    It weighs only when both want a core; alone, the games get every idle one."""
+    ``tableworker.run_below``), and validation's children's (``validation.Child.nice``): games
+    are batch work, the pages interactive, so on a machine whose cores the games keep busy a
+    page is served first and a game waits milliseconds. It weighs only when both want a core;
+    alone, the games get every idle one."""
 
     @property
     def fault_limit(self) -> int:

@@ -34,6 +34,7 @@ from craits.tournament.store.game_records import FinishedGame
 
 from .checkrun import die_with_parent
 from .dealsets import Entrant, Setting, play_deal_set
+from .tableworker import run_below
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,9 @@ async def self_play(order: SelfPlayOrder) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    """Play the self-play games of the order in ``argv[0]``; the outcome on stdout."""
+    """Play the self-play games of the order in ``argv[0]``, ``argv[1]`` below the service's
+    priority (``tableworker.run_below``, as ``checkrun``); the outcome on stdout."""
+    run_below(int(argv[1]) if len(argv) > 1 else 0)
     die_with_parent()
     print(json.dumps(run(self_play, SelfPlayOrder.decode(argv[0]))), flush=True)
     return 0

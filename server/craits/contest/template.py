@@ -72,8 +72,9 @@ provisional = 10
 # Seconds between two refits of the board at most: tables that end in between are folded into
 # the next refit; a version starting or stopping to play, or the finals starting, refit at once.
 refit_s = 5.0
-# How far below the service's the table worker processes' CPU priority is (0 to 19): games are
-# batch work, the pages interactive; it weighs only when both want a core.
+# How far below the service's the table worker processes' CPU priority is (0 to 19), and that of
+# validation's games: games are batch work, the pages interactive; it weighs only when both want
+# a core.
 worker_nice = 10
 
 [uploads]

@@ -11,7 +11,8 @@ with a lease. It then plays, exactly as it will in the ladder:
 
 Each part runs in a child process of its own (``in_child``), so that its CPU is not taken from
 the service's event loop, which serves the web pages and the matchmaker; the service only starts
-it, waits for it (bounded), kills it if it must, and judges its report.
+it, waits for it (bounded), kills it if it must, and judges its report. The child runs below the
+service's priority as the table workers do (``[ladder] worker_nice``).
 
 A version that passes becomes ``rated`` (it plays); one that fails becomes ``rejected`` with a
 reason in one line and an excerpt of its own log, which only its owner can read through the API.
@@ -136,7 +137,8 @@ async def conformance(contest: ContestRun, version: Version) -> Verdict:
                "limits": {f.name: getattr(contest.config.limits, f.name)
                           for f in fields(contest.config.limits)}}
     ran = await in_child(Child("conformance run", "craits.contest.checkrun", json.dumps(options),
-                               CHECK_TIMEOUT_S), version, contest.bot_dir(version), logs)
+                               CHECK_TIMEOUT_S, contest.config.ladder.worker_nice),
+                         version, contest.bot_dir(version), logs)
     if ran.report is None:
         return Verdict(False, ran.failure("the conformance checks", "the conformance run"),
                        excerpt(logs, contest))
@@ -163,7 +165,8 @@ async def self_play(contest: ContestRun, version: Version) -> Verdict:
     order = SelfPlayOrder(f"v{version.id}", contest.bot_dir(version), version.command,
                           contest.setting(), tuple(tables.items()))
     ran = await in_child(Child("self-play run", "craits.contest.selfplay", order.encode(),
-                               SELF_PLAY_TIMEOUT_S), version, contest.bot_dir(version), logs)
+                               SELF_PLAY_TIMEOUT_S, contest.config.ladder.worker_nice),
+                         version, contest.bot_dir(version), logs)
     if ran.report is None:
         return Verdict(False, ran.failure("the self-play games", "the self-play run"),
                        excerpt(tables.values(), contest))
@@ -175,8 +178,8 @@ async def self_play(contest: ContestRun, version: Version) -> Verdict:
 
 @dataclass(frozen=True, slots=True)
 class Child:
-    """One part of a validation as a child process: ``python -m MODULE ARGUMENT``, which prints
-    its report as its last line of output."""
+    """One part of a validation as a child process: ``python -m MODULE ARGUMENT NICE``, which
+    prints its report as its last line of output."""
 
     name: str
     """What the service's log calls it."""
@@ -184,6 +187,11 @@ class Child:
     argument: str
     timeout_s: float
     """The most it may take; beyond it the version is rejected as too slow."""
+    nice: int
+    """How far below the service's its CPU priority is, its sandboxed bots' too: ``[ladder]
+    worker_nice``, which the child sets as a table worker does (``tableworker.run_below``), in
+    the service's session as a table worker is (``in_child``). Its games are batch work like
+    the ladder's, and the pages should not wait on an upload's any more than on a table's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,14 +225,17 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
     version may think, so it is the version that made the run crawl, and a second try would hold
     up every upload queued behind it. Whatever ends the wait (its end, its timeout, or the
     service stopping: a cancellation), the child is dead when this returns or raises, so it
-    leaves no process behind, nor do its sandboxes (which die with it)."""
+    leaves no process behind, nor do its sandboxes (which die with it). It runs in a process
+    group of its own in the service's session, not a session of its own, so that its lower
+    priority (``Child.nice``) weighs against the service's pages (the kernel's autogroups)."""
     name = child.module.rsplit(".", 1)[-1]
     out, stderr_path = logs / f"{name}.report", logs / f"{name}.stderr"
     status = 0
     for attempt in range(1, CHILD_ATTEMPTS + 1):
         with open(out, "wb") as stdout, open(stderr_path, "wb") as stderr:
-            process = spawn.start([sys.executable, "-m", child.module, child.argument],
-                                  env=dict(os.environ), cwd=cwd, stdout=stdout, stderr=stderr)
+            process = spawn.start([sys.executable, "-m", child.module, child.argument,
+                                   str(child.nice)], env=dict(os.environ), cwd=cwd,
+                                  stdout=stdout, stderr=stderr, own_session=False)
         try:
             with trio.move_on_after(child.timeout_s) as waited:
                 status = await process.wait()

@@ -69,14 +69,18 @@ class ChildProcess:
 def start(
     argv: Sequence[str], *, env: Mapping[str, str], cwd: Path | None = None,
     stdout: int | IO[bytes] | None = None, stderr: int | IO[bytes] | None = None,
-    pass_fds: tuple[int, ...] = (),
+    pass_fds: tuple[int, ...] = (), own_session: bool = True,
 ) -> ChildProcess:
     """Start ``argv`` in a session of its own (so its whole group can be signalled), with
     standard input from /dev/null, from the calling thread: call it from the event loop's
     thread, whose life bounds the child's (see the module's docstring). ``OSError`` when it
-    cannot be started. ``pass_fds``: descriptors the child keeps, at their own numbers."""
+    cannot be started. ``pass_fds``: descriptors the child keeps, at their own numbers.
+    ``own_session`` False: a process group of its own in the caller's session instead, for a
+    child that lowers its own priority (``nice``) to yield to the caller: with the kernel's
+    autogroups, a niceness weighs only against the processes of its session."""
     popen = subprocess.Popen(
         list(argv), env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL, stdout=stdout,
-        stderr=stderr, start_new_session=True, pass_fds=pass_fds,
+        stderr=stderr, start_new_session=own_session, process_group=None if own_session else 0,
+        pass_fds=pass_fds,
     )
     return ChildProcess(popen)
