@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -120,7 +120,7 @@ class LiveGame:
         self.changed.set()
         self.changed = trio.Event()
 
-    async def follow(self) -> AsyncIterator[list[Step] | None]:
+    async def follow(self) -> AsyncGenerator[list[Step] | None]:
         """Every step from the first, then the new ones as they come, then None: the end.
         The steps are given in batches, all those not yet given at once: a reader joining
         midway gets the game so far in one message, not hundreds."""

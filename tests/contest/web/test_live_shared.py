@@ -5,6 +5,9 @@ that have caught up are at the same step and are sent the same bytes, encoded on
 from __future__ import annotations
 
 import json
+import types
+from contextlib import aclosing
+from typing import cast
 
 import trio
 import trio.testing
@@ -92,5 +95,42 @@ def test_a_message_is_the_steps_json_and_is_dropped_once_a_step_comes() -> None:
         assert spectator.encoded == {}
         ended = steps_message(spectator, spectator.steps)  # a reader opening it after the end
         assert b"event: steps" in ended and spectator.encoded == {}  # sent, not kept
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def _suspended(generator: object) -> bool:
+    """Whether an async generator is still open (a frame left for trio's finalizer)."""
+    return cast(types.AsyncGeneratorType[object, None], generator).ag_frame is not None
+
+
+def test_a_stream_that_ends_or_is_dropped_closes_the_generators_it_reads() -> None:
+    """A reader that stops at the end (or leaves midway) leaves no generator of the chain
+    suspended: ``paced`` closes what it reads (``aclosing``; ``delayed`` and the stream's own
+    generator do the same), so trio's finalizer, a hand-off through its wake-up socket for
+    each, is never needed. The control: a follower left as a bare iterator stays suspended."""
+    async def main() -> None:
+        live = LiveGames()
+        game, spectator = _game(live)
+        follower = spectator.follow()
+        async with aclosing(paced(follower)) as steps:
+            async for batch in steps:
+                if batch is None:
+                    break
+                if not game.is_over:
+                    game.apply(game.legal_moves()[0])
+                    live.step("1-0", spectator.public.next(game), game.is_over)
+                else:
+                    live.end("1-0", 1)
+        assert not _suspended(follower)  # closed, not left suspended
+
+        dropped = spectator.follow()
+        async with aclosing(paced(dropped)) as steps:
+            await anext(steps)  # the reader leaves midway
+        assert not _suspended(dropped)
+
+        control = spectator.follow()
+        await anext(control)  # read as a bare iterator, then left
+        assert _suspended(control)
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))

@@ -27,7 +27,8 @@ from __future__ import annotations
 import bisect
 import json
 import math
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -102,12 +103,13 @@ def listing(live: LiveGames, delay: float = 0.0, now: float = 0.0) -> list[dict[
             for g in games]
 
 
-async def delayed(game: LiveGame, delay: float) -> AsyncIterator[list[Step] | None]:
+async def delayed(game: LiveGame, delay: float) -> AsyncGenerator[list[Step] | None]:
     """``game.follow()`` as a spectator sees it with ``delay``: every step once it is that
     old, in batches (all those come of age at once), then None once the end is."""
     if delay <= 0:
-        async for batch in game.follow():
-            yield batch
+        async with aclosing(game.follow()) as batches:
+            async for batch in batches:
+                yield batch
         return
     sent = 0
     while True:
@@ -131,8 +133,8 @@ async def delayed(game: LiveGame, delay: float) -> AsyncIterator[list[Step] | No
             await changed.wait()
 
 
-async def paced(batches: AsyncIterator[list[Step] | None], every: float = PACE_S
-                ) -> AsyncIterator[list[Step] | None]:
+async def paced(batches: AsyncGenerator[list[Step] | None], every: float = PACE_S
+                ) -> AsyncGenerator[list[Step] | None]:
     """``batches`` with a pause after each until the next multiple of ``every`` on trio's
     clock: the steps made meanwhile come as one batch (``LiveGame.follow`` gives all those not
     yet given), so a reader gets a message per ``every`` at most however fast the game goes,
@@ -140,25 +142,29 @@ async def paced(batches: AsyncIterator[list[Step] | None], every: float = PACE_S
     reader's own last message, so that the readers of a game wake together and, once they have
     caught up, are at the same step: they are sent the same message, encoded once
     (``LiveGame.encoded``), and woken in one pass of the scheduler."""
-    async for batch in batches:
-        yield batch
-        if batch is not None and every > 0:
-            await trio.sleep_until((math.floor(trio.current_time() / every) + 1) * every)
+    async with aclosing(batches):
+        async for batch in batches:
+            yield batch
+            if batch is not None and every > 0:
+                await trio.sleep_until(
+                    (math.floor(trio.current_time() / every) + 1) * every)
 
 
-def stream(game: LiveGame, batches: AsyncIterator[list[Step] | None], request: Request
+def stream(game: LiveGame, batches: AsyncGenerator[list[Step] | None], request: Request
            ) -> Response:
     """The Server-Sent Events answer for ``batches`` of ``game``, ``paced``."""
 
-    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
+    async def events() -> AsyncGenerator[ServerSentEvent | bytes]:
         after = last_event_id(request)
-        async for batch in paced(batches):
-            if batch is None:
-                yield ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
-                return
-            fresh = batch if batch[0].index > after else [s for s in batch if s.index > after]
-            if fresh:
-                yield steps_message(game, fresh)
+        async with aclosing(paced(batches)) as steps:
+            async for batch in steps:
+                if batch is None:
+                    yield ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
+                    return
+                fresh = batch if batch[0].index > after else [
+                    s for s in batch if s.index > after]
+                if fresh:
+                    yield steps_message(game, fresh)
 
     return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
 
