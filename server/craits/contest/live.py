@@ -85,6 +85,8 @@ class LiveGame:
     ended: bool = False
     ended_at: float = 0.0
     """When it ended (``trio.current_time()``): delayed spectators are told this much later."""
+    number: int = 0
+    """Its place in the order the games started (``LiveGames.starts``): the TV's newest."""
     changed: trio.Event = field(default_factory=trio.Event)
     encoded: dict[tuple[int, int], bytes] = field(default_factory=dict, repr=False)
     """Stream messages of this game's steps FIRST..LAST, encoded once and sent to every reader
@@ -189,12 +191,21 @@ class LiveGames:
         """Ended games younger than this are kept beyond the bounds: the spectators' delay
         (``[web] live_delay_s``), during which a game's end is not shown yet and its page must
         still be there. What that holds is the delay's worth of ended games."""
+        self.started = trio.Event()
+        """Set when a game starts, then replaced: the TV (``web.live.on_air``) waits on it
+        while no game is played."""
+        self.starts = 0
+        """Games started so far: each game's ``LiveGame.number``."""
 
     def start(self, key: str, seats: Sequence[str]) -> Callable[[Game], None]:
         """A new live game; returns its observer for the referee."""
-        live = LiveGame(key, tuple(seats))
+        self.starts += 1
+        live = LiveGame(key, tuple(seats), number=self.starts)
         self.playing[key] = live
+        self.started.set()
+        self.started = trio.Event()
         return live.observe
+
 
     def step(self, key: str, step: Step | None, over: bool) -> None:
         """A public step of game ``key``, made where it is played (``Steps``); a game

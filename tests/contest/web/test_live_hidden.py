@@ -1,9 +1,9 @@
 """Hidden information stays hidden from spectators of a live game (issue 32): a raw HTTP client
-(as a contestant's bot could be) reads every live page and stream, the board and the API while
-a game is played, and none of it carries a card of a deal or a draw (another seat's hidden
-cards) before the end; after the end the game's own page shows the whole hands. The check is
-shown to catch an unredacted feed (the control), and the stream to carry every public event,
-in order, whether read from the first move or joined midway.
+(as a contestant's bot could be) reads every live page and stream, the TV's page and stream,
+the board and the API while a game is played, and none of it carries a card of a deal or a
+draw (another seat's hidden cards) before the end; after the end the game's own page shows
+the whole hands. The check is shown to catch an unredacted feed (the control), and the stream
+to carry every public event, in order, whether read from the first move or joined midway.
 
 The organiser's view of the same game (``/organiser/live/KEY`` and its stream) is refused
 (403) to the raw client, signed in as a contestant or not, and what the refusals say carries
@@ -63,6 +63,8 @@ def test_a_spectator_sees_no_hidden_card_before_the_end(
     joined_steps: list[dict[str, object]] = []
     whole: list[str] = []
     whole_steps: list[dict[str, object]] = []
+    tv: list[str] = []
+    tv_steps: list[dict[str, object]] = []
     refused: list[int] = []
     with httpx.Client(base_url=site.url, timeout=30) as client, \
             httpx.Client(base_url=site.url, timeout=30, cookies=contestant) as signed, \
@@ -78,10 +80,13 @@ def test_a_spectator_sees_no_hidden_card_before_the_end(
         readers.append(threading.Thread(target=read_stream, args=(
             f"{site.url}/organiser/live/{key}/events", whole, whole_steps, organiser)))
         readers[1].start()
+        readers.append(threading.Thread(target=read_stream, args=(  # the TV, to this end
+            f"{site.url}/tv/events", tv, tv_steps)))
+        readers[2].start()
         organiser_page = boss.get(f"/organiser/live/{key}").text
         pages = 0
         while "done" not in out:
-            for path in ("/live", f"/live/{key}", "/", "/api/v1/standings",
+            for path in ("/live", f"/live/{key}", "/tv", "/", "/api/v1/standings",
                          f"/bots/{alice.id}", "/phases"):
                 response = client.get(path)
                 if "done" in out:  # the game may have ended meanwhile: not "before the end"
@@ -94,16 +99,16 @@ def test_a_spectator_sees_no_hidden_card_before_the_end(
                     response = who.get(path)
                     refused.append(response.status_code)
                     bodies.append(response.text + json.dumps(dict(response.headers)))
-            if len(readers) == 2 and pages > 12:  # a second reader joins midway
+            if len(readers) == 3 and pages > 12:  # a second reader joins midway
                 readers.append(threading.Thread(target=read_stream, args=(
                     f"{site.url}/live/{key}/events", joined, joined_steps)))
-                readers[2].start()
+                readers[3].start()
         thread.join(timeout=60)
         for reader in readers:
             reader.join(timeout=60)
         _, game_id = out["done"]
         after = client.get(f"/games/{game_id}").text
-    assert pages > 12 and len(readers) == 3
+    assert pages > 12 and len(readers) == 4
     assert refused and set(refused) == {403}
 
     replay = game_replay(store, game_id)
@@ -116,8 +121,10 @@ def test_a_spectator_sees_no_hidden_card_before_the_end(
     assert streamed == [e.seen_by(SPECTATOR).to_dict() for e in full]  # every public event
     assert not any(e.get("private") and "cards" in e for e in streamed)
     assert [s["i"] for s in joined_steps] == list(range(len(first_steps)))  # from the first
+    assert tv_steps == first_steps  # the TV: the same public steps, after its game event
+    assert next(line for line in tv if line.startswith("event: ")) == "event: game"
     assert [line for line in first if line.startswith("event: end")] == ["event: end"]
-    assert leaks(["\n".join(first), "\n".join(joined), *bodies], forms) == []
+    assert leaks(["\n".join(first), "\n".join(joined), "\n".join(tv), *bodies], forms) == []
     assert leaks([after], forms)  # once over, the game's page shows the whole hands
     # the organiser's stream: every event as it is, from the first, and so the hidden cards
     assert [e for step in whole_steps for e in step["events"]] == [  # type: ignore[attr-defined]

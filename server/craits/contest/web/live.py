@@ -94,13 +94,24 @@ def shown(game: LiveGame, delay: float, now: float) -> Shown:
                  game.game if ended else None)
 
 
+def on_view(live: LiveGames, delay: float = 0.0, now: float = 0.0) -> list[LiveGame]:
+    """The games spectators see as being played: those playing and, with a delay, those
+    ended whose end is not shown yet."""
+    return [*live.playing.values(), *(g for g in live.ended.values()
+                                      if delay > 0 and g.ended_at + delay > now)]
+
+
 def listing(live: LiveGames, delay: float = 0.0, now: float = 0.0) -> list[dict[str, Any]]:
     """The games being played as spectators see them, for the list page: key, seats, steps
     shown so far (a game stays listed until its end is shown)."""
-    games = [*live.playing.values(), *(g for g in live.ended.values()
-                                       if delay > 0 and g.ended_at + delay > now)]
     return [{"key": g.key, "seats": g.seats, "steps": len(shown(g, delay, now).steps)}
-            for g in games]
+            for g in on_view(live, delay, now)]
+
+
+def newest(live: LiveGames, delay: float, now: float) -> LiveGame | None:
+    """The game spectators see as being played (``on_view``) that started last; None if
+    there is none. A game whose end the TV has shown is no longer among them."""
+    return max(on_view(live, delay, now), key=lambda g: g.number, default=None)
 
 
 async def delayed(game: LiveGame, delay: float) -> AsyncGenerator[list[Step] | None]:
@@ -133,6 +144,27 @@ async def delayed(game: LiveGame, delay: float) -> AsyncGenerator[list[Step] | N
             await changed.wait()
 
 
+async def on_air(live: LiveGames, delay: float
+                 ) -> AsyncGenerator[tuple[LiveGame, list[Step] | None]]:
+    """The TV: the newest game being played (``newest``) as ``delayed`` gives it, each batch
+    with its game, to its end (None); then the newest game then, joined midway if it is under
+    way (its catch-up first); while no game is played, it waits for one."""
+    while True:
+        started = live.started
+        game = newest(live, delay, trio.current_time())
+        if game is None:
+            await started.wait()
+            continue
+        async with aclosing(delayed(game, delay)) as batches:
+            async for batch in batches:
+                yield game, batch
+
+
+async def next_tick(every: float = PACE_S) -> None:
+    """Sleep until the next multiple of ``every`` on trio's clock (``paced``)."""
+    await trio.sleep_until((math.floor(trio.current_time() / every) + 1) * every)
+
+
 async def paced(batches: AsyncGenerator[list[Step] | None], every: float = PACE_S
                 ) -> AsyncGenerator[list[Step] | None]:
     """``batches`` with a pause after each until the next multiple of ``every`` on trio's
@@ -146,8 +178,7 @@ async def paced(batches: AsyncGenerator[list[Step] | None], every: float = PACE_
         async for batch in batches:
             yield batch
             if batch is not None and every > 0:
-                await trio.sleep_until(
-                    (math.floor(trio.current_time() / every) + 1) * every)
+                await next_tick(every)
 
 
 def stream(game: LiveGame, batches: AsyncGenerator[list[Step] | None], request: Request
@@ -159,7 +190,7 @@ def stream(game: LiveGame, batches: AsyncGenerator[list[Step] | None], request: 
         async with aclosing(paced(batches)) as steps:
             async for batch in steps:
                 if batch is None:
-                    yield ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
+                    yield end_message(game)
                     return
                 fresh = batch if batch[0].index > after else [
                     s for s in batch if s.index > after]
@@ -174,6 +205,35 @@ async def live_events(request: Request) -> Response:
     last one's index), then ``end``."""
     game = live_game(request)
     return stream(game, delayed(game, live_delay(request)), request)
+
+
+async def tv_events(request: Request) -> Response:
+    """The TV's stream (``on_air``): for each game, ``game`` (its key and seats), its steps
+    from the first (``steps``, paced as a game's own stream), then ``end``; then the next
+    game's, on the same connection, for as long as the reader stays. A reconnecting reader
+    joins the newest game again (its ``Last-Event-ID`` names a step of some game: not used)."""
+    live, delay = live_games(request), live_delay(request)
+
+    async def events() -> AsyncGenerator[ServerSentEvent | bytes]:
+        current: LiveGame | None = None
+        async with aclosing(on_air(live, delay)) as items:
+            async for game, batch in items:
+                if game is not current:
+                    current = game
+                    yield ServerSentEvent(data=json.dumps(
+                        {"key": game.key, "seats": list(game.seats)}), event="game")
+                if batch is None:
+                    yield end_message(game)
+                    continue
+                yield steps_message(game, batch)
+                await next_tick()
+
+    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+
+
+def end_message(game: LiveGame) -> ServerSentEvent:
+    """The ``end`` event: the recorded game's id (None: the game stopped unrecorded)."""
+    return ServerSentEvent(data=json.dumps({"game": game.game}), event="end")
 
 
 def steps_message(game: LiveGame, steps: Sequence[Step]) -> bytes:

@@ -49,7 +49,17 @@ from .board import Board, read_board
 from .boardpage import BoardPages, cached_page
 from .feed import Feed
 from .history import rating_plot, recent_games
-from .live import listing, live_delay, live_events, live_game, live_games, shown, stream
+from .live import (
+    listing,
+    live_delay,
+    live_events,
+    live_game,
+    live_games,
+    newest,
+    shown,
+    stream,
+    tv_events,
+)
 from .organiser import overview, require_organiser, whole_game
 from .signin import COOKIE, forget, organiser, remember, signed_in
 from .upload import upload_version
@@ -89,6 +99,8 @@ def pages_app(contest: Contest, games: Callable[[], Sequence[ScoredGame]]) -> St
         Route("/live", _live_list, methods=["GET"]),
         Route("/live/{key}", _live_page, methods=["GET"]),
         Route("/live/{key}/events", live_events, methods=["GET"]),
+        Route("/tv", _tv_page, methods=["GET"]),
+        Route("/tv/events", tv_events, methods=["GET"]),
         Route("/signin", _signin_form, methods=["GET"]),
         Route("/signin", _signin, methods=["POST"]),
         Route("/signout", _signout, methods=["POST"]),
@@ -263,6 +275,14 @@ async def _live_page(request: Request) -> Response:
     game = shown(live_game(request), live_delay(request), trio.current_time())
     return _render(request, "live.html", game=game, steps=game.steps,
                    events=f"/live/{game.key}/events")
+
+
+async def _tv_page(request: Request) -> Response:
+    """The TV: the newest game being played, its public moves so far (a page that reads
+    without JavaScript, refreshed); its script follows ``/tv/events`` from game to game."""
+    delay, now = live_delay(request), trio.current_time()
+    game = newest(live_games(request), delay, now)
+    return _render(request, "tv.html", game=shown(game, delay, now) if game else None)
 
 
 async def _organiser(request: Request) -> Response:
