@@ -52,3 +52,38 @@ def test_a_live_game_page_shows_moves_arriving(contest: tuple[Served, dict[str, 
     _, game_id = out["done"]
     assert browser.js("document.querySelector('#state a').getAttribute('href')") == \
         f"/games/{game_id}"
+
+
+def test_the_tv_follows_one_game_then_the_next_in_place(
+        contest: tuple[Served, dict[str, str]], browser: Browser, tmp_path: Path) -> None:
+    """``/tv`` shows the game being played, its moves arriving, then its end; the next game
+    takes its place on the same page (no reload), under its seats' names, from its first
+    move. (Joining a game under way when the watched one ends is tested on virtual time in
+    ``test_live_tv.py``; here the next game starts once the first is over, so that which
+    game is newest never depends on the two games' pace.)"""
+    served, _ = contest
+    store = served.contest.store
+    alice, bob, cid = store.contestants()
+    a1, b1 = rated_version(store, alice.id, "a1"), rated_version(store, bob.id, "b1")
+    c1 = rated_version(store, cid.id, "c1")
+    first, done = start_live(served, [a1.id, b1.id], ["alice v1", "bob v1"], seed=12,
+                             delay=0.02)
+    browser.open(served.url + "/tv")
+    browser.wait_for("Number(document.body.dataset.liveSteps || 0) > 3")
+    assert browser.text("#title") == "TV: alice v1, bob v1"
+    first.join(timeout=60)
+    browser.wait_for("document.body.dataset.liveEnded === '1'", timeout=60)
+    assert "The next game follows" in browser.text("#state")
+    second, later = start_live(served, [a1.id, c1.id], ["alice v1", "cid v1"], seed=13,
+                               delay=0.01)  # the page is already following: a quick game
+    browser.wait_for("document.body.dataset.tvGames === '2'", timeout=60)
+    browser.wait_for("Number(document.body.dataset.liveSteps || 0) > 3")
+    assert browser.text("#title") == "TV: alice v1, cid v1"
+    assert browser.js("location.pathname") == "/tv"  # in place, not reloaded
+    browser.screenshot(shots(tmp_path) / "contest-tv.png")
+    browser.wait_for("document.body.dataset.liveEnded === '1'", timeout=60)
+    second.join(timeout=60)
+    _, game_id = later["done"]
+    assert browser.js("document.querySelector('#state a').getAttribute('href')") == \
+        f"/games/{game_id}"
+    assert "done" in done

@@ -18,6 +18,7 @@
     shown = 0;  // the stream sends each game from its first step
     document.body.dataset.tvGames = String(Number(document.body.dataset.tvGames || 0) + 1);
     delete document.body.dataset.liveEnded;
+    delete document.body.dataset.liveSteps;
   });
   source.addEventListener("steps", (event) => {
     for (const step of JSON.parse(event.data)) {
