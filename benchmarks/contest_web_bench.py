@@ -39,6 +39,8 @@ The readers, each kind in processes of their own, none in this one:
   (``/live/KEY/events``) to its end, then again (at once; with ``--watcher-pause-s S``
   after a pause drawn from 0..S, a person reading the result: at once, all 50 switch games at
   the same instant, a herd of list fetches and new streams that each get the game so far).
+  With ``--tv`` each watcher follows the TV instead (``/tv/events``: one stream, game after
+  game, as the ``/tv`` page does), which asks nothing of the server between games.
   A watcher's *lag* is the time from the game's recording in the table worker (the store's
   ``finished``, wall clock) to the ``end`` event reaching the watcher: the relay
   worker -> web process -> paced stream -> reader, which is how late the TV is;
@@ -214,7 +216,7 @@ async def poller(client: httpx.AsyncClient, tally: Tally, lo_s: float, hi_s: flo
 
 
 def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, hi_s: float,
-            etag: bool, pause_s: float) -> None:
+            etag: bool, pause_s: float, tv: bool) -> None:
     """The watchers' process (and the Python pollers'): runs ``seconds``, prints its
     ``Tally`` as JSON."""
     tally = Tally()
@@ -229,7 +231,7 @@ def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, 
                         nursery.start_soon(poller, client, tally, lo_s, hi_s, etag)
 
     watching = threading.Thread(target=lambda: setattr(
-        tally, "watched", WatcherLoop(url, watchers, pause_s).run(seconds)))
+        tally, "watched", WatcherLoop(url, watchers, pause_s, tv).run(seconds)))
     watching.start()
     if pollers:
         trio.run(main)
@@ -346,6 +348,8 @@ class Options:
     wrk: str | None
     tmp: Path
     watcher_pause_s: float
+    tv: bool
+    """Watchers follow ``/tv/events`` (``--tv``)."""
 
 
 
@@ -389,7 +393,7 @@ def window(service: setup.Service, contest: Path, load: Load, options: Options) 
         reader = subprocess.Popen(
             reading([*me, "--readers", url, str(watchers), str(python_pollers), str(seconds),
              f"{options.lo_ms}-{options.hi_ms}", str(int(options.etag)),
-             str(options.watcher_pause_s)]),
+             str(options.watcher_pause_s), str(int(options.tv))]),
             stdout=subprocess.PIPE, text=True, start_new_session=apart)
     wrk = None
     if pollers and options.wrk is not None:
@@ -596,7 +600,10 @@ def main() -> None:
     parser.add_argument("--probe", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--watcher-pause-s", type=float, default=0.0,
                         help="a watcher's pause after a game's end, drawn from 0..this")
-    parser.add_argument("--readers", nargs=7, help=argparse.SUPPRESS)
+    parser.add_argument("--tv", action="store_true",
+                        help="watchers follow the TV (/tv/events: one stream, game after "
+                        "game) instead of the live list and each game's stream")
+    parser.add_argument("--readers", nargs=8, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.step_cost:
         step_cost(args.step_cost)
@@ -605,10 +612,10 @@ def main() -> None:
         probe(args.probe[0], float(args.probe[1]))
         return
     if args.readers:
-        url, watchers, pollers, seconds, span, etag, pause = args.readers
+        url, watchers, pollers, seconds, span, etag, pause, tv = args.readers
         lo, _, hi = span.partition("-")
         readers(url, int(watchers), int(pollers), float(seconds), int(lo) / 1000,
-                int(hi) / 1000, etag == "1", float(pause))
+                int(hi) / 1000, etag == "1", float(pause), tv == "1")
         return
     lo_ms, _, hi_ms = args.poll_ms.partition("-")
     wrk = None if args.python_pollers else find_wrk()
@@ -617,9 +624,11 @@ def main() -> None:
               "wrk as root): the pollers run in Python, which cannot keep up with 200",
               flush=True)
     readers_at = "as SCHED_IDLE" if args.idle else f"under nice -n {args.nice}"
+    watching = ("the TV's stream, game after game" if args.tv
+                else "the newest live game's stream to its end, again")
     print(f"pollers: {'wrk' if wrk else 'Python'}, GET / after {lo_ms}-{hi_ms} ms each"
           f"{', If-None-Match' if not args.no_etag else ', whole page each time'}; watchers: "
-          f"the newest live game's stream to its end, again; readers {readers_at}; windows "
+          f"{watching}; readers {readers_at}; windows "
           f"of {args.seconds:g} s; serve {args.serve_args}; "
           f"{args.bots} random bots", flush=True)
     with tempfile.TemporaryDirectory(prefix="contest-web-bench-") as tmp:
@@ -637,7 +646,7 @@ def main() -> None:
                   f"{setup.games(contest)}", flush=True)
             options = Options(args.seconds, int(lo_ms), int(hi_ms or lo_ms), not args.no_etag,
                               None if args.idle else args.nice, wrk, root,
-                              args.watcher_pause_s)
+                              args.watcher_pause_s, args.tv)
             lines: list[str] = []
             quiet_rates = []
             rss = [setup.rss_kib(service.pid) / 1024]

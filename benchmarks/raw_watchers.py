@@ -3,13 +3,13 @@ asks of the server, at a small fraction of a Python HTTP client's CPU.
 
 Each watcher holds one keep-alive HTTP/1.1 connection, as a browser tab does: ``GET /live``,
 then the stream of the newest game listed (``/live/KEY/events``) to its terminal chunk, then
-again. All of them run in one thread on one ``selectors`` loop. A response is read just far
-enough to know where it ends (``Content-Length`` or chunked framing) and what the bench counts:
-the keys in the list, each ``steps`` message and its steps, the ``end`` event's game. Nothing
-else is parsed: the bench measures the server, and on this machine the readers share its two
-cores, so whatever CPU the load generator burns is taken from the games (the Python watchers on
-trio and httpx took 17-19% of a core at 50 watchers). ``wrk`` plays the same part for the
-pollers.
+again; or, as the TV page does, one stream (``/tv/events``) that goes from game to game. All of
+them run in one thread on one ``selectors`` loop. A response is read just far enough to know
+where it ends (``Content-Length`` or chunked framing) and what the bench counts: the keys in the
+list, each ``steps`` message and its steps, the ``end`` event's game. Nothing else is parsed:
+the bench measures the server, and on this machine the readers share its two cores, so whatever
+CPU the load generator burns is taken from the games (the Python watchers on trio and httpx took
+17-19% of a core at 50 watchers). ``wrk`` plays the same part for the pollers.
 
 The server's side is unchanged: the same requests, headers, connections and streams.
 """
@@ -132,10 +132,11 @@ class _Watcher:
                           f"Accept: */*\r\n\r\n".encode())
 
     def start(self) -> None:
-        """The next game: the live list first."""
-        self.path = "/live"
+        """The next game: the live list first; or the TV's stream, which goes on from game
+        to game."""
+        self.path = "/tv/events" if self.loop.tv else "/live"
         try:
-            self.ask("/live")
+            self.ask(self.path, self.event if self.loop.tv else None)
         except OSError:
             self.failed()
 
@@ -168,6 +169,8 @@ class _Watcher:
             self.failed()
         elif self.path == "/live":
             self.listed(response)
+        elif self.loop.tv:  # the TV's stream ended: the server is stopping
+            self.failed()
         else:
             self.wake_at = self.loop.now() + random.uniform(0, self.loop.pause_s)
 
@@ -191,6 +194,8 @@ class _Watcher:
         if b"event: steps" in head:
             counts.messages += 1
             counts.steps += data.count(b'"i": ')
+        elif b"event: game" in head:  # the TV: the next game's first message
+            counts.streams += 1
         elif b"event: end" in head:
             found = _END.search(data)
             game = json.loads(found.group(1)).get("game") if found else None
@@ -199,13 +204,15 @@ class _Watcher:
 
 
 class WatcherLoop:
-    """``watchers`` spectators of ``url`` on one selector, for ``seconds``."""
+    """``watchers`` spectators of ``url`` on one selector, for ``seconds``; with ``tv``, each
+    follows ``/tv/events`` (``streams`` then counts the games it was sent)."""
 
-    def __init__(self, url: str, watchers: int, pause_s: float) -> None:
+    def __init__(self, url: str, watchers: int, pause_s: float, tv: bool = False) -> None:
         parts = urlsplit(url)
         self.host = parts.netloc
         self.address = (parts.hostname or "127.0.0.1", parts.port or 80)
         self.pause_s = pause_s
+        self.tv = tv
         self.counts = Counts()
         self.selector = selectors.DefaultSelector()
         self.watchers = [_Watcher(self) for _ in range(watchers)]
