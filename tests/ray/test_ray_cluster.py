@@ -6,12 +6,14 @@ node. The tournament mixes a bot process (greedy: the actor's own referee, over 
 in-process bots, one of them a module kept only in the tournament's directory (so the actors can
 import it only from the copy Ray shipped them), which notes each game it starts. For the same
 seed every game (events, moves, totals) equals a local run's; when the second node dies mid-run,
-its games in flight are played again on the head, each recorded once, with the same results.
+its games in flight are played again on the head, each recorded once, with the same results. A
+run killed (SIGKILL) or stopped (SIGTERM: paused, as without Ray) resumes on the cluster.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -24,6 +26,7 @@ import pytest
 
 from craits.report.stored import iter_games
 from craits.tournament.store.database import Store
+from tests.waiting import until
 
 from .cluster import RayCluster, RayNode
 
@@ -71,7 +74,55 @@ class CountedLowCard(LowCardBot):
             out.write(f"{{game.game_id}} {{node}} {{__file__}}\\n")
         super().on_game_start(game)
 """
+HELD_BOT = """
+import fcntl
+import time
+from pathlib import Path
+
+from craits_bots.greedy import GreedyBot
+
+FREE = 2
+HOLD = Path({hold!r})
+HELD = Path({held!r})
+STARTED = Path({started!r})
+
+
+class Held(GreedyBot):
+    \"\"\"Greedy, except that while the test holds the games (its file HOLD exists) every game
+    after the first FREE this bot starts (counted over its processes) waits at its first
+    decision, saying so in HELD: those games cannot end before the test lets them.\"\"\"
+
+    held = frozenset()
+
+    def on_game_start(self, game):
+        with STARTED.open("a+") as started:
+            fcntl.flock(started, fcntl.LOCK_EX)
+            started.seek(0)
+            if len(started.readlines()) >= FREE:
+                self.held = self.held | {{game.game_id}}
+            started.write(game.game_id + "\\n")
+        super().on_game_start(game)
+
+    def decide(self, view):
+        while view.game.game_id in self.held and HOLD.exists():
+            HELD.touch()
+            time.sleep(0.05)
+        return super().decide(view)
+"""
+HELD_CONFIG = (CONFIG.replace("concurrency = 2", 'concurrency = 1\ntrust = "trusted"')
+               .replace('name = "greedy"', 'name = "held"\n'
+                        'command = "python3 -m craits_sdk run heldbot:Held"'))
+"""The tournament with greedy's moves played by a process the test can hold: one table a worker,
+so that a held game never stalls another at that worker's one process of the bot; trusted (no
+sandbox), so that the process sees the test's files."""
 CRAITS = [sys.executable, "-m", "craits"]
+RAY_SIGTERM = [sys.executable, "-c", (
+    "import sys\n"
+    "from craits.tournament.run import ray_pool\n"
+    "ray_pool.keep_sigterm = lambda handler: None\n"
+    "from craits.cli.main import main\n"
+    "sys.exit(main())\n")]
+"""``craits`` without ``ray_pool.join``'s fix: the SIGTERM handler Ray installs stays."""
 RUN_S = 300
 
 
@@ -104,8 +155,8 @@ def _tournament(where: Path, deal_sets: int) -> Path:
     return where
 
 
-def _command(where: Path, *extra: str) -> list[str]:
-    return [*CRAITS, "tournament", "run", "cup.toml", "--db", "cup.sqlite", "--json", *extra]
+def _command(where: Path, *extra: str, craits: list[str] = CRAITS) -> list[str]:
+    return [*craits, "tournament", "run", "cup.toml", "--db", "cup.sqlite", "--json", *extra]
 
 
 def _finished(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -240,3 +291,59 @@ def test_a_killed_run_resumes_on_the_cluster_with_the_same_games(
 
     assert standings["games"] == 6
     assert _games(where / "cup.sqlite") == _games(local / "cup.sqlite")
+
+
+@pytest.mark.parametrize("fixed", [True, False], ids=["python-handler", "control-ray-handler"])
+def test_a_terminated_run_pauses_and_resumes_each_game_once(
+    cluster: RayCluster, tmp_path: Path, fixed: bool,
+) -> None:
+    """``kill`` (SIGTERM) of a run on the cluster stops it as without Ray: status 130, the
+    tournament paused, Python's ``interrupted`` and no stack from Ray's handler; a resume plays
+    the games left, each recorded once. Two games end and the others wait at their first move
+    while the test holds them, so games are surely left when the signal comes. The control runs
+    ``craits`` with ``ray_pool.keep_sigterm`` undone: Ray's handler takes the signal and dumps
+    its stack (and aborts the run, status -6, when stopping takes over 3 s)."""
+    hold, held = tmp_path / "hold", tmp_path / "held"
+    where = _tournament(tmp_path / "cup", deal_sets=2)
+    (where / "cup.toml").write_text(HELD_CONFIG.format(deal_sets=2))
+    (where / "heldbot.py").write_text(HELD_BOT.format(
+        hold=str(hold), held=str(held), started=str(tmp_path / "started")))
+    hold.touch()
+    log = tmp_path / "run.stderr"
+    craits = CRAITS if fixed else RAY_SIGTERM
+    with log.open("w") as err:
+        run = subprocess.Popen(
+            _command(where, "--ray", cluster.address, "--workers", "2", craits=craits),
+            cwd=where, stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        until(lambda: run.poll() is not None or (
+            held.exists() and _done_games(where / "cup.sqlite") == 2),
+            RUN_S, "no game held after two ended", every=0.05)
+        assert run.poll() is None, log.read_text()[-2000:]
+        run.send_signal(signal.SIGTERM)
+        status = run.wait(timeout=RUN_S)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    stderr = log.read_text()
+    if not fixed:
+        assert "SIGTERM received" in stderr, (status, stderr[-2000:])
+        return
+    assert status == 130, stderr[-2000:]
+    assert "SIGTERM received" not in stderr, stderr[-2000:]
+    assert _done_games(where / "cup.sqlite") == 2
+    (tournament,) = Store.open(where / "cup.sqlite", mode="read").tournaments()
+    assert tournament.status == "paused"
+    assert f"interrupted; resume with `craits tournament resume {tournament.id}" in stderr
+    hold.unlink()
+    standings = _finished(subprocess.run(
+        [*CRAITS, "tournament", "resume", tournament.id, "--db", "cup.sqlite", "--json",
+         "--ray", cluster.address, "--workers", "2"],
+        cwd=where, capture_output=True, text=True, timeout=RUN_S))
+
+    assert standings["games"] == 6
+    with sqlite3.connect(where / "cup.sqlite") as con:
+        recorded, distinct = con.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT job_id) FROM games").fetchone()
+    assert recorded == distinct == 6
