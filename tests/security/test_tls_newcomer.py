@@ -13,6 +13,7 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,30 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> Certs:
 @pytest.fixture(scope="module")
 def self_signed(tmp_path_factory: pytest.TempPathFactory) -> Certs:
     return make_self_signed(tmp_path_factory.mktemp("self"))
+
+
+@pytest.fixture(scope="module")
+def tls_referee(signed: Certs) -> Iterator[tuple[Served, str]]:
+    """One referee over TLS with a CA-signed certificate and no ``--tls-ca``, and the line it
+    printed after its bots' lines, for the tests that only read what it printed or dial it:
+    none of them says Hello, so it waits for its bots all along the module (and is stopped at
+    its end), and one start serves them all."""
+    served = serve(["a", "b"], "--tls-cert", str(signed.cert), "--tls-key", str(signed.key),
+                   "--connect-timeout", "1800")
+    try:
+        yield served, _next_line(served)
+    finally:
+        _stop(served.proc)
+
+
+@pytest.fixture(scope="module")
+def plain_referee() -> Iterator[Served]:
+    """One plain referee, as ``tls_referee`` is one over TLS."""
+    served = serve(["a", "b"], "--connect-timeout", "1800")
+    try:
+        yield served
+    finally:
+        _stop(served.proc)
 
 
 def _stop(*procs: subprocess.Popen[str]) -> None:
@@ -98,12 +123,10 @@ def test_a_certificate_signed_by_a_ca_prints_the_ca_given_with_tls_ca(signed: Ce
     _play(served, {"sdk": SDK_BOT, "pipe": PIPE_BOT})
 
 
-def test_without_tls_ca_serve_says_which_ca_bots_need_and_how_to_print_it(signed: Certs) -> None:
-    served = serve(["a", "b"], "--tls-cert", str(signed.cert), "--tls-key", str(signed.key))
-    try:
-        advice = _next_line(served)
-    finally:
-        _stop(served.proc)
+def test_without_tls_ca_serve_says_which_ca_bots_need_and_how_to_print_it(
+    signed: Certs, tls_referee: tuple[Served, str],
+) -> None:
+    served, advice = tls_referee
     # the referee cannot know the CA that signed a leaf: it says so rather than print the leaf,
     # which the SDK would accept but the JavaScript bot would not
     assert all("CRAITS_TLS_CA" not in s for s in served.settings.values())
@@ -111,9 +134,8 @@ def test_without_tls_ca_serve_says_which_ca_bots_need_and_how_to_print_it(signed
     assert str(signed.cert.absolute()) in advice
 
 
-def test_a_plain_referee_prints_no_tls_and_no_advice() -> None:
-    served = serve(["a", "b"])
-    _stop(served.proc)
+def test_a_plain_referee_prints_no_tls_and_no_advice(plain_referee: Served) -> None:
+    served = plain_referee
     assert all(set(s) == {"CRAITS_SERVER", "CRAITS_TOKEN"} for s in served.settings.values())
     assert not served.settings["a"]["CRAITS_SERVER"].startswith("tls://")
     assert not any("TLS" in line for line in served.said)
@@ -130,14 +152,12 @@ def _dial(command: list[str], env: dict[str, str]) -> tuple[subprocess.Completed
 
 @pytest.mark.parametrize("client", ["sdk", "pipe"])
 @pytest.mark.slow
-def test_a_plain_dial_to_a_tls_referee_says_it_speaks_tls(signed: Certs, client: str) -> None:
-    served = serve(["a", "b"], "--tls-cert", str(signed.cert), "--tls-key", str(signed.key))
-    try:
-        proc, took = _dial(SDK_BOT if client == "sdk" else PIPE_BOT,
-                           {"CRAITS_SERVER": served.address,
-                            "CRAITS_TOKEN": served.tokens["a"]})
-    finally:
-        _stop(served.proc)
+def test_a_plain_dial_to_a_tls_referee_says_it_speaks_tls(
+    tls_referee: tuple[Served, str], client: str,
+) -> None:
+    served, _ = tls_referee
+    proc, took = _dial(SDK_BOT if client == "sdk" else PIPE_BOT,
+                       {"CRAITS_SERVER": served.address, "CRAITS_TOKEN": served.tokens["a"]})
     assert proc.returncode == 3, proc.stderr
     assert f"the referee at {served.address} speaks TLS" in proc.stderr
     assert "set CRAITS_TLS_CA" in proc.stderr and f"tls://{served.address}" in proc.stderr
@@ -146,15 +166,12 @@ def test_a_plain_dial_to_a_tls_referee_says_it_speaks_tls(signed: Certs, client:
 
 @pytest.mark.parametrize("client", ["sdk", "pipe"])
 def test_a_tls_dial_to_a_plain_referee_says_it_speaks_plain_text(
-    signed: Certs, client: str,
+    signed: Certs, plain_referee: Served, client: str,
 ) -> None:
-    served = serve(["a", "b"])
-    try:
-        proc, took = _dial(SDK_BOT if client == "sdk" else PIPE_BOT,
-                           {"CRAITS_SERVER": served.address, "CRAITS_TOKEN": served.tokens["a"],
-                            "CRAITS_TLS_CA": str(signed.ca)})
-    finally:
-        _stop(served.proc)
+    served = plain_referee
+    proc, took = _dial(SDK_BOT if client == "sdk" else PIPE_BOT,
+                       {"CRAITS_SERVER": served.address, "CRAITS_TOKEN": served.tokens["a"],
+                        "CRAITS_TLS_CA": str(signed.ca)})
     assert proc.returncode == 3, proc.stderr
     assert f"the referee at {served.address} speaks plain text (no TLS)" in proc.stderr
     assert "unset CRAITS_TLS_CA" in proc.stderr
@@ -184,14 +201,10 @@ def test_a_wrong_ca_or_a_closed_port_is_not_called_a_mismatch(
     assert asyncio.run(tlsprobe.mismatch(served.address, True, "handshake failed")) is None
 
 
-def test_the_probes_tell_a_plain_referee_from_a_tls_one() -> None:
-    served = serve(["a", "b"])
-    try:
-        host, _, port = served.address.rpartition(":")
-        assert asyncio.run(tlsprobe.speaks_plain_http2(host, int(port)))
-        assert not asyncio.run(tlsprobe.speaks_tls(host, int(port)))
-    finally:
-        _stop(served.proc)
+def test_the_probes_tell_a_plain_referee_from_a_tls_one(plain_referee: Served) -> None:
+    host, _, port = plain_referee.address.rpartition(":")
+    assert asyncio.run(tlsprobe.speaks_plain_http2(host, int(port)))
+    assert not asyncio.run(tlsprobe.speaks_tls(host, int(port)))
 
 
 def test_the_resume_hint_serves_the_same_tls_and_names_the_same_ca(signed: Certs) -> None:
