@@ -75,7 +75,9 @@ def _children(pid: int) -> list[int]:
     return pids_where(PARENT, pid)
 
 
-def _kill_after(db: Path, config: Path, games: int, workers: int) -> None:
+def _kill_after(db: Path, config: Path, games: int, workers: int) -> list[int]:
+    """Start the run, kill it (SIGKILL) once ``games`` are recorded; the processes it had
+    started (its workers or, with one worker, its bots), for ``_ended``."""
     proc = subprocess.Popen([*CRAITS, "tournament", "run", str(config), "--db", str(db),
                              "--quiet", "--workers", str(workers)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -87,6 +89,14 @@ def _kill_after(db: Path, config: Path, games: int, workers: int) -> None:
     children = _children(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    return children
+
+
+def _ended(children: list[int]) -> None:
+    """Wait until every process a killed run had started has ended: its workers with it, its
+    bots once they stop re-dialling their dead referee (about 16 s, ``craits_sdk.client``),
+    which the resume does not wait for: it starts bots of its own."""
+    deadline = time.monotonic() + 240
     while any(Path(f"/proc/{pid}").exists() for pid in children):  # reaped by init once gone
         assert time.monotonic() < deadline, "a killed run's worker kept running"
         time.sleep(0.05)
@@ -121,7 +131,7 @@ def test_kill_9_then_resume_equals_uninterrupted_run(
     config.write_text(CONFIG.format(greedy=greedy))
 
     db = tmp_path / "b.sqlite"
-    _kill_after(db, config, games=3, workers=workers)
+    children = _kill_after(db, config, games=3, workers=workers)
     assert 3 <= _done_games(db) < GAMES
     listed = _craits("tournament", "list", "--db", str(db), "--json")["tournaments"]
     assert len(listed) == 1 and listed[0]["status"] == "running"
@@ -136,3 +146,4 @@ def test_kill_9_then_resume_equals_uninterrupted_run(
         statuses = dict(con.execute("SELECT status, COUNT(*) FROM jobs GROUP BY status"))
     assert games == distinct == GAMES
     assert statuses == {"done": GAMES}
+    _ended(children)
