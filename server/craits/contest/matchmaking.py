@@ -110,7 +110,9 @@ class MatchConfig:
     times ``r ** resolve``, ``r`` the share of the pair's variance one deal set together
     removes (``settled``). 0: doubt alone. 0.5 is the slope of the expected fall of doubt of
     an even pair (one-step look-ahead: ``arcsin(√r)/π``): a near-tie already well measured
-    then counts less than one of two versions little known."""
+    then counts less than one of two versions little known. Off: over 80 paired runs of the
+    benchmark, 0.5 took 1.32 times the games to the realistic field's tau and 1 1.54 times
+    to its top 3 (``docs/benchmarks.md``); kept so that the screen can be run again."""
 
     def __post_init__(self) -> None:
         if not self.table_sizes or any(not 2 <= k <= 10 for k in self.table_sizes):
