@@ -114,7 +114,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import contest_setup as setup  # sibling modules of the benchmarks
-from raw_watchers import WatcherLoop
+from raw_watchers import Counts, WatcherLoop
 
 POLL_LUA = r"""
 -- Pollers: each connection GET / after a pause of lo..hi ms (its first one too), with
@@ -179,20 +179,15 @@ def quantile(values: list[float], q: float) -> float:
 
 
 @dataclass
-class Tally:
-    """What a readers' process measured (printed as JSON, read back by ``window``)."""
+class Tally(Counts):
+    """What a readers' process measured (printed as JSON, read back by ``window``): the
+    watchers' ``Counts`` (``errors`` theirs), and the Python pollers' figures
+    (``--python-pollers`` only)."""
 
-    list_ms: list[float] = field(default_factory=list)
-    """The live list's fetches."""
-    ends: list[tuple[int, float]] = field(default_factory=list)
-    """Each followed game's recorded id and when its ``end`` arrived (wall clock)."""
-    streams: int = 0
-    messages: int = 0
-    steps: int = 0
     poll_ms: list[float] = field(default_factory=list)
-    """The Python pollers' latencies (``--python-pollers`` only)."""
+    """The Python pollers' latencies."""
     not_modified: int = 0
-    errors: int = 0
+    poll_errors: int = 0
     cpu_s: float = 0.0
 
 
@@ -212,7 +207,7 @@ async def poller(client: httpx.AsyncClient, tally: Tally, lo_s: float, hi_s: flo
             tally.not_modified += response.status_code == 304
             seen = response.headers.get("etag", seen)
         except httpx.HTTPError:
-            tally.errors += 1
+            tally.poll_errors += 1
 
 
 def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, hi_s: float,
@@ -230,16 +225,12 @@ def readers(url: str, watchers: int, pollers: int, seconds: float, lo_s: float, 
                     for _ in range(pollers):
                         nursery.start_soon(poller, client, tally, lo_s, hi_s, etag)
 
-    watching = threading.Thread(target=lambda: setattr(
-        tally, "watched", WatcherLoop(url, watchers, pause_s, tv).run(seconds)))
+    watching = threading.Thread(target=WatcherLoop(url, watchers, pause_s, tv, tally).run,
+                                args=(seconds,))
     watching.start()
     if pollers:
         trio.run(main)
     watching.join()
-    seen = tally.__dict__.pop("watched")
-    for name in ("list_ms", "ends", "streams", "messages", "steps"):
-        setattr(tally, name, getattr(seen, name))
-    tally.errors += seen.errors
     tally.cpu_s = time.process_time()
     print(json.dumps(tally.__dict__), flush=True)
 
@@ -421,7 +412,7 @@ def window(service: setup.Service, contest: Path, load: Load, options: Options) 
         polls = json.loads(found.group(1))
     elif python_pollers:
         polls = {"requests": len(tally.poll_ms), "not_modified": tally.not_modified,
-                 "errors": tally.errors, "p50_ms": quantile(tally.poll_ms, 0.5),
+                 "errors": tally.poll_errors, "p50_ms": quantile(tally.poll_ms, 0.5),
                  "p99_ms": quantile(tally.poll_ms, 0.99), "max_ms": max(tally.poll_ms or [0])}
     elapsed = time.perf_counter() - started
     children = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -32,7 +32,7 @@ _END = re.compile(rb"event: end\r?\ndata: (\{[^\r\n]*\})")
 
 @dataclass
 class Counts:
-    """What the watchers saw (the bench's ``Tally`` takes these fields)."""
+    """What the watchers saw (the bench's ``Tally`` adds the pollers' figures)."""
 
     list_ms: list[float] = field(default_factory=list)
     ends: list[tuple[int, float]] = field(default_factory=list)
@@ -205,15 +205,17 @@ class _Watcher:
 
 class WatcherLoop:
     """``watchers`` spectators of ``url`` on one selector, for ``seconds``; with ``tv``, each
-    follows ``/tv/events`` (``streams`` then counts the games it was sent)."""
+    follows ``/tv/events`` (``streams`` then counts the games it was sent). What they see
+    goes to ``counts`` (a fresh ``Counts`` if none is given)."""
 
-    def __init__(self, url: str, watchers: int, pause_s: float, tv: bool = False) -> None:
+    def __init__(self, url: str, watchers: int, pause_s: float, tv: bool = False,
+                 counts: Counts | None = None) -> None:
         parts = urlsplit(url)
         self.host = parts.netloc
         self.address = (parts.hostname or "127.0.0.1", parts.port or 80)
         self.pause_s = pause_s
         self.tv = tv
-        self.counts = Counts()
+        self.counts = Counts() if counts is None else counts
         self.selector = selectors.DefaultSelector()
         self.watchers = [_Watcher(self) for _ in range(watchers)]
 

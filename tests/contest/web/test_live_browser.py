@@ -4,6 +4,7 @@ with a link to the whole game."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -18,6 +19,16 @@ from .live_data import start_live
 pytestmark = pytest.mark.slow  # a real server, a real browser, a game played in real time
 
 __all__ = ["browser", "contest"]  # the fixtures
+
+
+def _shows_the_end(browser: Browser, game: threading.Thread,
+                   out: dict[str, tuple[str, int]]) -> None:
+    """The page says the game is over, linking the game ``start_live``'s thread recorded."""
+    browser.wait_for("document.body.dataset.liveEnded === '1'", timeout=60)
+    game.join(timeout=60)
+    _, game_id = out["done"]
+    assert browser.js("document.querySelector('#state a').getAttribute('href')") == \
+        f"/games/{game_id}"
 
 
 def test_a_live_game_page_shows_moves_arriving(contest: tuple[Served, dict[str, str]],
@@ -47,11 +58,7 @@ def test_a_live_game_page_shows_moves_arriving(contest: tuple[Served, dict[str, 
     assert browser.js("document.querySelectorAll('#moves li').length") > lines
     assert browser.js("location.pathname").startswith("/live/")  # in place, not reloaded
     browser.screenshot(shots(tmp_path) / "contest-live.png")
-    browser.wait_for("document.body.dataset.liveEnded === '1'", timeout=60)
-    thread.join(timeout=60)
-    _, game_id = out["done"]
-    assert browser.js("document.querySelector('#state a').getAttribute('href')") == \
-        f"/games/{game_id}"
+    _shows_the_end(browser, thread, out)
 
 
 def test_the_tv_follows_one_game_then_the_next_in_place(
@@ -81,9 +88,5 @@ def test_the_tv_follows_one_game_then_the_next_in_place(
     assert browser.text("#title") == "TV: alice v1, cid v1"
     assert browser.js("location.pathname") == "/tv"  # in place, not reloaded
     browser.screenshot(shots(tmp_path) / "contest-tv.png")
-    browser.wait_for("document.body.dataset.liveEnded === '1'", timeout=60)
-    second.join(timeout=60)
-    _, game_id = later["done"]
-    assert browser.js("document.querySelector('#state a').getAttribute('href')") == \
-        f"/games/{game_id}"
+    _shows_the_end(browser, second, later)
     assert "done" in done
