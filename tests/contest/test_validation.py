@@ -4,11 +4,13 @@ since); one that crashes on its first move, and one that never connects, become 
 with a reason and an excerpt of their own log; a validation cut short by a dead service is
 replayed by the next one (a lease left in the store, and the real ``craits contest serve``
 killed with SIGKILL). The validation children (conformance, self-play): one that dies is started
-again, a bounded number of times; one past its time, or whose service stops, is killed with its
-sandboxes, leaving no process behind."""
+again, a bounded number of times; one past its time, or whose service stops, is ended with its
+sandboxes, leaving no process behind; one past its time keeps what its bots wrote, to the end,
+in their logs, and says there that it was stopped at its limit."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from functools import partial
@@ -18,9 +20,11 @@ import pytest
 import trio
 import trio.testing
 
+from craits.contest import validation
 from craits.contest.config import load_contest_config
 from craits.contest.store import ContestStore
 from craits.contest.validation import (
+    CHECK_TIMEOUT_S,
     CHILD_ATTEMPTS,
     SELF_PLAY_TIMEOUT_S,
     ContestRun,
@@ -32,7 +36,7 @@ from craits.contest.validation import (
 )
 from craits.contest.versions import VersionState
 from craits.referee.bridge import run
-from tests.procfs import NICE, SESSION, stat_of
+from tests.procfs import NICE, SESSION, STATE, stat_of
 from tests.waiting import until
 
 from .processes import read_store, serve
@@ -45,6 +49,13 @@ SLOW = ("import time\nfrom craits_bots.random import RandomBot\nfrom craits_sdk 
         "class Slow(RandomBot):\n    def decide(self, view):\n        time.sleep(0.5)\n"
         "        return super().decide(view)\n\n\nrun(Slow())\n")
 """Within its clock at every move, and so slow that its games last minutes."""
+
+HANGS_WHEN_TOLD = ("import os, signal, sys, time\n\nwhile not os.path.exists('go'):\n"
+                   "    time.sleep(0.01)\n"
+                   "print('lost in thought before my first move', file=sys.stderr, flush=True)\n"
+                   "os.kill(os.getpid(), signal.SIGSTOP)\n")
+"""Prints a line once told to (a file ``go`` in its directory, which its sandbox shows), then
+hangs for good: it stops itself, so a test sees in ``/proc`` that the line was written."""
 
 
 def _contest(tmp_path: Path, settings: str = "") -> ContestRun:
@@ -214,8 +225,81 @@ def test_a_child_is_killed_with_its_sandboxes(tmp_path: Path, end: str) -> None:
         assert verdicts == [Verdict(False, f"the self-play games took over "
                                     f"{SELF_PLAY_TIMEOUT_S:g} s", verdicts[0].log)]
         assert "connected as 'v1-0'" in verdicts[0].log
+        assert verdicts[0].log.endswith(f"[craits: the self-play run reached its time limit "
+                                        f"({SELF_PLAY_TIMEOUT_S:g} s) and was stopped]")
     else:
         assert verdicts == []
+    none_left(bots)
+
+
+def signalled(pid: int) -> bool:
+    """Whether ``pid``, held by SIGSTOP, has been sent SIGINT (pending) or killed (ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    pending = int(status.split("ShdPnd:")[1].split()[0], 16)
+    return bool(pending & (1 << (signal.SIGINT - 1))) or stat_of(pid)[STATE] == "Z"
+
+
+@pytest.mark.parametrize("stop", ["stop_at_limit", "control-kill"])
+def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
+        tmp_path: Path, stop: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot prints a line, then hangs, while its conformance child is held (SIGSTOP) from
+    before the line until past the child's time limit (virtual time): the line is still in the
+    pipe the child copies its bot's output from, as it is when a child below the service's
+    priority has not run since its bot wrote. Stopped at the limit (``stop_at_limit``), the
+    child copies the line into the bot's log on its way out, and the log says the run was
+    stopped at its limit. The control, with the child killed at once there as before
+    (``stop_at_limit`` doing nothing: every wait ends with the kill), leaves the log empty."""
+    contest = _contest(tmp_path)
+    version = add_version(contest.directory, contest.store, 1, HANGS_WHEN_TOLD)
+    if stop == "control-kill":
+        async def kill_at_once(*_: object) -> None:
+            pass
+
+        monkeypatch.setattr(validation, "stop_at_limit", kill_at_once)
+    bots = contest.directory / "bots"
+    verdicts: list[Verdict] = []
+
+    def the_bot() -> int | None:
+        """The bot's own process (``python bot.py``, not the shell that started it)."""
+        for process in running_in(bots):
+            pid, command = process.split(" ", 1)
+            if command.split()[-1:] == ["bot.py"] and "python" in command.split()[0]:
+                return int(pid)
+        return None
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            async def validating() -> None:
+                verdicts.append(await conformance(contest, version))
+
+            nursery.start_soon(validating)
+            bot = await trio.to_thread.run_sync(until, the_bot, 60, "the bot never started",
+                                                0.02)
+            (child,) = children(bots, "craits.contest.checkrun")
+            os.kill(child, signal.SIGSTOP)
+            (bots / version.content_hash / "go").touch()
+            await trio.to_thread.run_sync(until, lambda: stat_of(bot)[STATE] == "T", 60,
+                                          "the bot never printed its line", 0.02)
+            clock.jump(CHECK_TIMEOUT_S)
+            await trio.to_thread.run_sync(until, partial(signalled, child), 60,
+                                          "the child was never stopped", 0.02)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGCONT)
+
+    clock = trio.testing.MockClock()
+    trio.run(main, clock=clock)
+    (verdict,) = verdicts
+    assert verdict.reason == f"the conformance checks took over {CHECK_TIMEOUT_S:g} s"
+    if stop == "control-kill":
+        assert verdict.log == ""
+    else:
+        lines = verdict.log.splitlines()
+        assert lines[:2] == ["== bot.stderr.log ==", "lost in thought before my first move"]
+        assert lines[-1] == (f"[craits: the conformance run reached its time limit "
+                             f"({CHECK_TIMEOUT_S:g} s) and was stopped]")
     none_left(bots)
 
 

@@ -18,8 +18,9 @@ import ctypes
 import json
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from craits.check.conformance import CheckOptions, run_checks
 from craits.hosting.sandbox import SandboxLimits
@@ -38,19 +39,44 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def main(argv: list[str]) -> int:
-    """Run the checks the JSON in ``argv[0]`` describes, ``argv[1]`` below the service's
-    priority (``tableworker.run_below``: before any thread starts, so that every thread and the
-    sandboxed bot inherit it); the report on stdout."""
+EXIT_INTERRUPTED: Final = 128 + signal.SIGINT
+"""A child's status when the service stopped it at its time limit (as after a Ctrl-C)."""
+
+
+def child_main(argv: list[str], work: Callable[[str], dict[str, Any]]) -> int:
+    """A validation child's whole run (this one's and ``selfplay``'s): ``work(argv[0])``,
+    ``argv[1]`` below the service's priority (``tableworker.run_below``: before any thread
+    starts, so that every thread and the sandboxed bots inherit it); its report printed as one
+    JSON line on stdout.
+
+    SIGINT stops it as Ctrl-C stops a command: ``bridge.run`` raises ``KeyboardInterrupt`` at
+    the next checkpoint, so the run ends as any run ends, stopping its bots and copying their
+    output to its end into their logs (``validation.stop_at_limit`` sends it at the time limit);
+    it then exits with ``EXIT_INTERRUPTED`` and no report. Its handler is set here, since a
+    child started with SIGINT ignored would keep ignoring it."""
     run_below(int(argv[1]) if len(argv) > 1 else 0)
     die_with_parent()
-    options = json.loads(argv[0])
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        report = work(argv[0])
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(json.dumps(report), flush=True)
+    return 0
+
+
+def checks(argument: str) -> dict[str, Any]:
+    """The conformance run the JSON ``argument`` describes, as ``Report.to_dict()``."""
+    options = json.loads(argument)
     check = CheckOptions(move_ms=int(options["move_ms"]), log_dir=Path(options["log_dir"]),
                          limits=SandboxLimits(**options["limits"]),
                          connect_timeout_s=float(options.get("connect_timeout_s", 15.0)))
-    report = run(run_checks, options["command"], check)
-    print(json.dumps(report.to_dict()), flush=True)
-    return 0
+    return run(run_checks, options["command"], check).to_dict()
+
+
+def main(argv: list[str]) -> int:
+    """Run the checks the JSON in ``argv[0]`` describes (``child_main``)."""
+    return child_main(argv, checks)
 
 
 if __name__ == "__main__":

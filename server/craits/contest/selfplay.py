@@ -4,7 +4,7 @@ Why a child: a self-play game is a whole table (a referee, one sandboxed process
 gRPC, the game's record in memory), about 0.6-1 s of CPU per validation. Played in the service,
 that CPU was the web pages' and the matchmaker's event loop's: every upload a latency spike on the
 pages, a burst of uploads near a deadline a longer one. Here it is the child's, as the conformance
-run's is ``checkrun``'s; the service starts it, waits for it and kills it exactly as it does that
+run's is ``checkrun``'s; the service starts it, waits for it and stops it exactly as it does that
 one (``validation.in_child``).
 
 The child is given what the service loaded (``SelfPlayOrder``, pickled: the rules, clocks, limits
@@ -19,7 +19,6 @@ bots' sandboxes with it.
 from __future__ import annotations
 
 import base64
-import json
 import pickle
 import sys
 from dataclasses import dataclass
@@ -32,9 +31,8 @@ from craits.tournament.plan.schedule import Job
 from craits.tournament.run.botpool import BotPoolError
 from craits.tournament.store.game_records import FinishedGame
 
-from .checkrun import die_with_parent
+from .checkrun import child_main
 from .dealsets import Entrant, Setting, play_deal_set
-from .tableworker import run_below
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +89,8 @@ async def self_play(order: SelfPlayOrder) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    """Play the self-play games of the order in ``argv[0]``, ``argv[1]`` below the service's
-    priority (``tableworker.run_below``, as ``checkrun``); the outcome on stdout."""
-    run_below(int(argv[1]) if len(argv) > 1 else 0)
-    die_with_parent()
-    print(json.dumps(run(self_play, SelfPlayOrder.decode(argv[0]))), flush=True)
-    return 0
+    """Play the self-play games of the order in ``argv[0]`` (``checkrun.child_main``)."""
+    return child_main(argv, lambda order: run(self_play, SelfPlayOrder.decode(order)))
 
 
 if __name__ == "__main__":

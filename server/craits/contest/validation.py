@@ -59,6 +59,10 @@ CHECK_TIMEOUT_S: Final = 300.0
 SELF_PLAY_TIMEOUT_S: Final = 600.0
 """The most the self-play child may take (its two games; seconds each for a bot that answers
 as the ladder needs); beyond it the version is rejected as too slow."""
+STOP_GRACE_S: Final = 30.0
+"""How long a child past its time limit has to stop its bots as a run's end does
+(``stop_at_limit``) before it is killed: its bots, told to stop, get 2 s to exit by themselves,
+then 2 s each after SIGTERM, one after another (``launcher.stop_all``), at most 10 seats."""
 CHILD_ATTEMPTS: Final = 3
 """How many times a validation child that ends without a report is started (``in_child``)."""
 LOG_EXCERPT: Final = 4000
@@ -137,7 +141,7 @@ async def conformance(contest: ContestRun, version: Version) -> Verdict:
                "limits": {f.name: getattr(contest.config.limits, f.name)
                           for f in fields(contest.config.limits)}}
     ran = await in_child(Child("conformance run", "craits.contest.checkrun", json.dumps(options),
-                               CHECK_TIMEOUT_S, contest.config.ladder.worker_nice),
+                               CHECK_TIMEOUT_S, contest.config.ladder.worker_nice, (logs,)),
                          version, contest.bot_dir(version), logs)
     if ran.report is None:
         return Verdict(False, ran.failure("the conformance checks", "the conformance run"),
@@ -165,7 +169,8 @@ async def self_play(contest: ContestRun, version: Version) -> Verdict:
     order = SelfPlayOrder(f"v{version.id}", contest.bot_dir(version), version.command,
                           contest.setting(), tuple(tables.items()))
     ran = await in_child(Child("self-play run", "craits.contest.selfplay", order.encode(),
-                               SELF_PLAY_TIMEOUT_S, contest.config.ladder.worker_nice),
+                               SELF_PLAY_TIMEOUT_S, contest.config.ladder.worker_nice,
+                               tuple(tables.values())),
                          version, contest.bot_dir(version), logs)
     if ran.report is None:
         return Verdict(False, ran.failure("the self-play games", "the self-play run"),
@@ -192,6 +197,8 @@ class Child:
     worker_nice``, which the child sets as a table worker does (``tableworker.run_below``), in
     the service's session as a table worker is (``in_child``). Its games are batch work like
     the ladder's, and the pages should not wait on an upload's any more than on a table's."""
+    bot_logs: tuple[Path, ...]
+    """Where its bots' logs go (``excerpt`` reads them; ``stop_at_limit`` ends them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,13 +228,14 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
     A child that ends without a report died of the service's own trouble, not the version's (the
     version's processes are sandboxed apart from it, and every way a bot can fail is a report):
     it is started again, and the organiser is told in the service's log. One that takes longer
-    than its ``timeout_s`` is killed and not tried again: the games' clocks bound how long a
-    version may think, so it is the version that made the run crawl, and a second try would hold
-    up every upload queued behind it. Whatever ends the wait (its end, its timeout, or the
-    service stopping: a cancellation), the child is dead when this returns or raises, so it
-    leaves no process behind, nor do its sandboxes (which die with it). It runs in a process
-    group of its own in the service's session, not a session of its own, so that its lower
-    priority (``Child.nice``) weighs against the service's pages (the kernel's autogroups)."""
+    than its ``timeout_s`` is stopped (``stop_at_limit``) and not tried again: the games' clocks
+    bound how long a version may think, so it is the version that made the run crawl, and a
+    second try would hold up every upload queued behind it. Whatever ends the wait (its end, its
+    timeout, or the service stopping: a cancellation, which kills it at once, since the lease
+    replays the whole validation), the child is dead when this returns or raises, so it leaves
+    no process behind, nor do its sandboxes (which die with it). It runs in a process group of
+    its own in the service's session, not a session of its own, so that its lower priority
+    (``Child.nice``) weighs against the service's pages (the kernel's autogroups)."""
     name = child.module.rsplit(".", 1)[-1]
     out, stderr_path = logs / f"{name}.report", logs / f"{name}.stderr"
     status = 0
@@ -239,13 +247,15 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
         try:
             with trio.move_on_after(child.timeout_s) as waited:
                 status = await process.wait()
+            if waited.cancelled_caught:
+                await stop_at_limit(process, child)
         finally:
             if process.returncode is None:  # timed out, or the service is stopping
                 with trio.CancelScope(shield=True):
                     os.kill(process.pid, signal.SIGKILL)
                     await process.wait()
         if waited.cancelled_caught:
-            log.warning("version %d: its %s took over %g s and was killed", version.id,
+            log.warning("version %d: its %s took over %g s and was stopped", version.id,
                         child.name, child.timeout_s)
             return Ran(None, timeout_s=child.timeout_s)
         report = _last_json_line(out.read_text(errors="replace"))
@@ -255,6 +265,41 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
                     "of %d); its stderr ends:\n%s", version.id, child.name, status, attempt,
                     CHILD_ATTEMPTS, stderr_path.read_text(errors="replace")[-LOG_EXCERPT:])
     return Ran(None, status=status)
+
+
+async def stop_at_limit(process: spawn.ChildProcess, child: Child) -> None:
+    """End ``child`` (``process``), past its time limit, as a run's end does, then say so in
+    its bots' logs.
+
+    Why not kill it at once: its bots' output reaches their logs only through it (a sandboxed
+    bot writes into a pipe the child reads, ``launcher.BotProcess.copy_output``), so a child
+    killed outright takes with it whatever it had not copied yet, and its bots (which die with
+    it) never get to write their last words nor the referee its closing line: a bot that hung
+    after printing why could leave its owner an empty log. Interrupted as Ctrl-C interrupts a
+    command (``checkrun.child_main``), the child stops its bots as any run's end does (told
+    to stop, then SIGTERM, then SIGKILL), reads their pipes to the end, and exits; it is
+    killed only if it has not within ``STOP_GRACE_S``. Each of its bots' logs then ends with
+    the referee's line saying the run was stopped at its limit."""
+    os.kill(process.pid, signal.SIGINT)
+    with trio.move_on_after(STOP_GRACE_S):
+        await process.wait()
+    if process.returncode is None:
+        os.kill(process.pid, signal.SIGKILL)
+        await process.wait()
+    line = (f"[craits: the {child.name} reached its time limit ({child.timeout_s:g} s) and was "
+            "stopped]\n").encode()
+    for path in bot_log_files(child.bot_logs):
+        with open(path, "r+b") as file:
+            if file.seek(0, os.SEEK_END):
+                file.seek(-1, os.SEEK_END)
+                if file.read(1) != b"\n":  # the referee's lines start a line of their own
+                    file.write(b"\n")
+            file.write(line)
+
+
+def bot_log_files(directories: Iterable[Path]) -> list[Path]:
+    """The bots' logs in ``directories``, in order (each directory's sorted by path)."""
+    return [p for d in directories for p in sorted(d.rglob("*.stderr.log"))]
 
 
 def _last_json_line(text: str) -> dict[str, Any] | None:
@@ -270,8 +315,7 @@ def excerpt(logs: Path | Iterable[Path], contest: ContestRun) -> str:
     as the launcher kept it: control characters escaped, only the referee's lines starting with
     ``[craits:``)."""
     parts = []
-    for path in (p for d in ([logs] if isinstance(logs, Path) else logs)
-                 for p in sorted(d.rglob("*.stderr.log"))):
+    for path in bot_log_files([logs] if isinstance(logs, Path) else logs):
         text = path.read_text(errors="replace").strip()
         if text:
             parts.append(f"== {path.name} ==\n{text[-LOG_EXCERPT:]}")
