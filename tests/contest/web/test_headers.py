@@ -45,6 +45,7 @@ def test_every_answer_carries_the_headers(served: tuple[Served, int, int]) -> No
         with client.stream("GET", "/board/events") as stream:  # a stream's headers too
             answers["/board/events"] = stream
     assert answers["/organiser"].status_code == 403
+    assert answers["/board/events"].headers["cache-control"] == "no-store"  # sse.event_stream
     assert answers["/nowhere"].status_code == 404
     for path, answer in answers.items():
         got = {name: answer.headers.get(name) for name in WANTED}

@@ -8,7 +8,8 @@ once per change for every reader, with an ETag), ``history`` (a version's rating
 games, read from the ladder's recorded games), ``signin`` (the token cookie a contestant or
 the organiser signs in with), ``organiser`` (the organiser's view), ``viewer`` (a recorded game
 in the static report's viewer), ``live`` (the games being played, watched over Server-Sent
-Events, with the spectators' delay), ``pages`` (the routes, rendered by the Jinja2 templates in
+Events, with the spectators' delay), ``sse`` (how every stream is answered: its keep-alive
+and no caching), ``pages`` (the routes, rendered by the Jinja2 templates in
 ``templates/``), ``assets`` (the pages' scripts and stylesheet in ``static/``), ``headers``
 (the security headers and the Content-Security-Policy), and ``mount`` (how the pages join the
 API's application).

@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import trio
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ..live import LiveGame, LiveGames, Step
+from .sse import event_stream
 
 PACE_S: Final = 0.25
 """At most one ``steps`` message per reader in this long (``paced``): a game of quick bots
@@ -197,7 +198,7 @@ def stream(game: LiveGame, batches: AsyncGenerator[list[Step] | None], request: 
                 if fresh:
                     yield steps_message(game, fresh)
 
-    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+    return event_stream(events())
 
 
 async def live_events(request: Request) -> Response:
@@ -228,7 +229,7 @@ async def tv_events(request: Request) -> Response:
                 yield steps_message(game, batch)
                 await next_tick()
 
-    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+    return event_stream(events())
 
 
 def end_message(game: LiveGame) -> ServerSentEvent:

@@ -25,7 +25,6 @@ from typing import Any, Final
 
 import trio
 from jinja2 import Environment, PackageLoader, select_autoescape
-from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
@@ -62,6 +61,7 @@ from .live import (
 )
 from .organiser import overview, require_organiser, whole_game
 from .signin import COOKIE, forget, organiser, remember, signed_in
+from .sse import event_stream
 from .upload import upload_version
 from .viewer import game_viewer
 
@@ -161,7 +161,7 @@ async def _board_events(request: Request) -> Response:
         async for rendered in board.changes():
             yield rendered.event
 
-    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+    return event_stream(events())
 
 
 async def _phases(request: Request) -> Response:

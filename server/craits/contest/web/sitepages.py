@@ -26,7 +26,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import trio
 from markupsafe import Markup
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -40,6 +40,7 @@ from .assets import static_files
 from .feed import Feed
 from .headers import SecurityHeaders
 from .live import listing, shown, stream
+from .sse import event_stream
 
 S = TypeVar("S")
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -165,7 +166,7 @@ async def _front_events(request: Request) -> Response:
         async for _, snapshot in feed.changes():
             yield ServerSentEvent(data=str(snapshot.panels), event="standings")
 
-    return EventSourceResponse(events(), ping=15, headers={"Cache-Control": "no-store"})
+    return event_stream(events())
 
 
 async def _live_game(request: Request) -> tuple[LiveGame, bool]:
