@@ -20,6 +20,7 @@ skipped once with the install command outside CI and fails in CI.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shlex
@@ -85,6 +86,24 @@ async def dialled_game(command: str, form: str, certs: Certs, game: GameSpec,
             nursery.cancel_scope.cancel()
 
 
+def build_in(directory: Path, command: list[str], timeout_s: float) -> None:
+    """Run a starter's build ``command`` in its ``directory`` (make or cargo, which rebuild only
+    what changed, into the directory's build/), failing the test with the build's output if it
+    fails. One build of a directory at a time across processes: the suite's workers
+    (pytest-xdist, docs/testing.md) each build a class's bot for its share of the class's
+    tests, and two makes writing one build/ at once would race; the second waits on an
+    exclusive ``flock`` of the directory itself (no lock file to leave behind) and then finds
+    everything up to date."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
+        built = subprocess.run(command, cwd=directory, capture_output=True, text=True,
+                               timeout=timeout_s, check=False)
+    finally:
+        os.close(fd)
+    assert built.returncode == 0, built.stdout + built.stderr
+
+
 def run_bot(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """The bot as a process with ``env`` over this one's environment (less any CRAITS_ variable
     of the caller's), to its exit."""
@@ -128,8 +147,9 @@ class BotCompliance:
     """The bot's language or kind, for logs."""
 
     def build(self) -> list[str]:
-        """Build the bot if it needs building (quickly when it is up to date) and return the
-        argv that starts it; the build's failure is a test failure showing its output."""
+        """Build the bot if it needs building (quickly when it is up to date: ``build_in``) and
+        return the argv that starts it; the build's failure is a test failure showing its
+        output."""
         raise NotImplementedError
 
     @pytest.fixture(scope="class")

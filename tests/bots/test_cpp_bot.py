@@ -11,10 +11,9 @@ committed).
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 from ..optional import require
-from .compliance import BotCompliance
+from .compliance import BotCompliance, build_in
 from .helpers import ROOT
 
 CPP = ROOT / "bots" / "cpp"
@@ -36,7 +35,5 @@ class TestCppBot(BotCompliance):
     name = "cpp"
 
     def build(self) -> list[str]:
-        built = subprocess.run(["make", "-s", "-C", str(CPP)], capture_output=True, text=True,
-                               timeout=BUILD_TIMEOUT_S, check=False)
-        assert built.returncode == 0, built.stdout + built.stderr
+        build_in(CPP, ["make", "-s"], BUILD_TIMEOUT_S)
         return [str(CPP / "build" / "craits-cpp-bot")]

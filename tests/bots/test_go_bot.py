@@ -10,11 +10,10 @@ or fails in CI (``tests/optional.py``). ``make`` rebuilds only what changed, int
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 from ..optional import require
-from .compliance import BotCompliance
+from .compliance import BotCompliance, build_in
 from .helpers import ROOT
 
 GO = ROOT / "bots" / "go"
@@ -39,7 +38,5 @@ class TestGoBot(BotCompliance):
     name = "go"
 
     def build(self) -> list[str]:
-        built = subprocess.run(["make", "-s", "-C", str(GO)], capture_output=True, text=True,
-                               timeout=BUILD_TIMEOUT_S, check=False)
-        assert built.returncode == 0, built.stdout + built.stderr
+        build_in(GO, ["make", "-s"], BUILD_TIMEOUT_S)
         return [str(GO / "build" / "craits-go-bot")]

@@ -10,11 +10,10 @@ bots/java/build/ (not committed).
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 from ..optional import require
-from .compliance import BotCompliance
+from .compliance import BotCompliance, build_in
 from .helpers import ROOT
 
 JAVA = ROOT / "bots" / "java"
@@ -39,7 +38,5 @@ class TestJavaBot(BotCompliance):
     name = "java"
 
     def build(self) -> list[str]:
-        built = subprocess.run(["make", "-s", "-C", str(JAVA)], capture_output=True, text=True,
-                               timeout=BUILD_TIMEOUT_S, check=False)
-        assert built.returncode == 0, built.stdout + built.stderr
+        build_in(JAVA, ["make", "-s"], BUILD_TIMEOUT_S)
         return [str(JAVA / "build" / "craits-java-bot")]

@@ -11,12 +11,11 @@ rebuilds only what changed, into bots/rust/build/ (not committed).
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 from ..optional import require
-from .compliance import BotCompliance
+from .compliance import BotCompliance, build_in
 from .helpers import ROOT
 
 RUST = ROOT / "bots" / "rust"
@@ -40,9 +39,6 @@ class TestRustBot(BotCompliance):
     name = "rust"
 
     def build(self) -> list[str]:
-        built = subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=RUST,
-                               capture_output=True, text=True, timeout=BUILD_TIMEOUT_S,
-                               check=False)
-        assert built.returncode == 0, built.stdout + built.stderr
+        build_in(RUST, ["cargo", "build", "--release", "--quiet"], BUILD_TIMEOUT_S)
         binary = RUST / "build" / "release" / "craits-rust-bot"
         return [sys.executable, "-m", "craits", "pipe", "--", str(binary)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -73,15 +74,24 @@ def _actors(cluster: RayCluster) -> list[int]:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[RayCluster, Path]]:
-    """A one-node cluster whose temporary directory (the node's cache) is the test's own."""
-    node_tmp = tmp_path / "node-tmp"
-    node_tmp.mkdir()
-    head = RayCluster(cpus=2, env={"TMPDIR": str(node_tmp)})
+def cluster() -> Iterator[tuple[RayCluster, Path]]:
+    """A one-node cluster whose temporary directory (the node's cache) is the test's own.
+
+    Directly in /tmp, as the cluster's own files are (``RayCluster``): the actors' referees make
+    their Unix sockets in it, and a socket's path must fit in 108 bytes: one under the test's
+    ``tmp_path`` took 100 in one pytest process and 110 in a pytest-xdist worker's directory,
+    where no bot could dial and no game was played. Readable by all (as ``tmp_path`` is made),
+    for the sandboxed bots' own user ids."""
+    node_tmp = Path(tempfile.mkdtemp(prefix="craits-node-", dir="/tmp"))
+    node_tmp.chmod(0o755)
     try:
-        yield head, node_tmp
+        head = RayCluster(cpus=2, env={"TMPDIR": str(node_tmp)})
+        try:
+            yield head, node_tmp
+        finally:
+            head.stop()
     finally:
-        head.stop()
+        shutil.rmtree(node_tmp, ignore_errors=True)
 
 
 @pytest.mark.slow  # a real Ray cluster, sandboxed bots, a kill and a replay
