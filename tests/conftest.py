@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import tempfile
 from collections.abc import Iterator
 
@@ -27,3 +29,29 @@ def _tmp_path_readable_by_sandboxed_bots(request: pytest.FixtureRequest) -> None
     (``docs/security.md``). Tests of a private bot directory make theirs private again."""
     if "tmp_path" in request.fixturenames:
         request.getfixturevalue("tmp_path").chmod(0o755)
+
+
+@pytest.fixture(autouse=True)
+def _alone_when_marked(request: pytest.FixtureRequest,
+                       tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """On parallel workers (pytest-xdist, docs/testing.md), a test marked ``alone`` has the
+    machine to itself: what it checks moves with every process on the machine (the seating-order
+    tests' covert channel is the machine's task count), so another worker's test beside it is
+    noise in that channel, never a race to wait out. Every other test holds ``alone.lock``
+    shared while it runs and the ``alone`` test holds it exclusively: it starts once the tests
+    in progress end, and none starts until it ends. It first takes ``turnstile.lock``, which
+    each other test passes through before its own lock, so a worker running test after test
+    cannot keep it waiting. Both files are in the run's directory that the workers share; in
+    one process there is nothing to wait for."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        yield
+        return
+    shared = tmp_path_factory.getbasetemp().parent
+    alone = request.node.get_closest_marker("alone") is not None
+    with (shared / "turnstile.lock").open("a") as turnstile, \
+            (shared / "alone.lock").open("a") as lock:
+        fcntl.flock(turnstile, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if not alone:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        yield

@@ -10,6 +10,10 @@ hand, rebuilt from the stored game's seed and rules.
   process of the bot is ended, then seating 1 with a fresh one; the receiver hears only noise.
 - The control: the same tournament with the old, interleaved order (the test hook
   ``schedule.UNSAFE_INTERLEAVED_ENV``): both seatings at once, and the receiver learns the hand.
+
+The channel is the whole machine's, so every other process is noise in it: on parallel workers
+these tests run ``alone`` (``tests/conftest.py``), and the defence is checked under the same
+conditions as its control.
 """
 
 from __future__ import annotations
@@ -85,12 +89,14 @@ def known(decoded: list[int], dealt: list[int]) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_played_seating_major_the_receiving_process_learns_nothing(tmp_path: Path) -> None:
     [(decoded, dealt)] = run_cup(tmp_path, interleaved=False)
     assert known(decoded, dealt) <= 4, (decoded, dealt)  # chance: about one card in eight
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_on_two_worker_processes_the_receiving_process_learns_nothing(tmp_path: Path) -> None:
     """Each worker has processes of the bot: the one whose slot 0 sent must end it before the
     other starts seating 1, though it plays nothing of seating 1 itself (``PhaseGate``)."""
@@ -99,6 +105,7 @@ def test_on_two_worker_processes_the_receiving_process_learns_nothing(tmp_path: 
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_control_played_interleaved_the_receiving_process_learns_the_opponents_hand(
     tmp_path: Path,
 ) -> None:
