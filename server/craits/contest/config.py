@@ -21,6 +21,8 @@ from craits.referee.policy import TimeControl
 from craits.tournament.plan.config import read_time
 from craits.tournament.plan.tomlreader import ConfigError, TableReader, parse_toml
 
+from .matchmaking import MatchConfig
+
 CONFIG_NAME: Final = "contest.toml"
 """The configuration's file name inside a contest directory."""
 
@@ -83,6 +85,14 @@ class LadderSettings:
     are batch work, the pages interactive, so on a machine whose cores the games keep busy a
     page is served first and a game waits milliseconds. It weighs only when both want a core;
     alone, the games get every idle one."""
+    top_weight: float = MatchConfig().top_weight
+    """How much more the matchmaker weighs a pair that may decide the top places
+    (``MatchConfig.top_weight``, whose default this is): the exact top sooner for more, the
+    whole order sooner for less; ``docs/contests.md`` has the measured trade."""
+    rate_band: tuple[float, float] = MatchConfig().band
+    """The least and most of its fair share of an hour's games a version is given
+    (``MatchConfig.band``, whose default this is): narrower, even rates; wider, the games go
+    where the order is in doubt (read from ``rate_least`` and ``rate_most``)."""
 
     @property
     def fault_limit(self) -> int:
@@ -236,6 +246,10 @@ def _read_ladder(top: TableReader) -> LadderSettings:
         provisional=table.integer("provisional", defaults.provisional, 0, 100_000),
         refit_s=table.real("refit_s", defaults.refit_s, 0.0, 3600.0),
         worker_nice=table.integer("worker_nice", defaults.worker_nice, 0, 19),
+        top_weight=table.real("top_weight", defaults.top_weight, 0.0, 100.0),
+        # The band must hold the fair share itself (MatchConfig refuses one that does not).
+        rate_band=(table.real("rate_least", defaults.rate_band[0], 0.0, 0.95),
+                   table.real("rate_most", defaults.rate_band[1], 1.05, 100.0)),
     )
     table.finish()
     return value

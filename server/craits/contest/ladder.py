@@ -119,12 +119,15 @@ class Ladder:
     def _new_matchmaker(self) -> Matchmaker:
         """A matchmaker that seats a version first until it has its ``[ladder]
         provisional`` deal sets (at the smallest tables), so that a clear leader, which the
-        information rule would rarely seat, is not left provisional for long."""
+        information rule would rarely seat, is not left provisional for long, and that spends
+        the tables as ``[ladder] top_weight``, ``rate_least`` and ``rate_most`` say."""
         config = self.contest.config
         sizes = tuple(range(config.min_seats, config.max_seats + 1))
         default = MatchConfig(table_sizes=sizes)
         fresh = max(default.new_games, config.ladder.provisional * config.min_seats)
-        return Matchmaker(dataclasses.replace(default, new_games=fresh), seed=self._seed)
+        return Matchmaker(dataclasses.replace(
+            default, new_games=fresh, top_weight=config.ladder.top_weight,
+            band=config.ladder.rate_band), seed=self._seed)
 
     async def run(self) -> None:
         """Finish what a killed predecessor claimed, then play for ever (cancel to stop)."""
