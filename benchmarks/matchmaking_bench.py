@@ -117,15 +117,21 @@ def matchmaker_policy(size: int, seed: int, variant: str = "") -> Policy:
 
 def variant_fields(variant: str) -> dict[str, Any]:
     """``MatchConfig`` fields from ``KEY=VALUE[,KEY=VALUE]`` (values as Python literals: ``3``,
-    ``0.5``, ``(0.5, 2.0)``); an unknown field is refused with the known ones."""
-    known = {f.name: f for f in fields(MatchConfig)}
-    out: dict[str, Any] = {}
-    for item in filter(None, variant.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep or key.strip() not in known:
-            raise SystemExit(f"bad variant {item!r}: KEY=VALUE with KEY one of "
-                             f"{', '.join(known)}")
-        out[key.strip()] = ast.literal_eval(value.strip())
+    ``0.5``, ``(0.25, 4.0)``: read as the keyword arguments of a call, so a tuple's commas are
+    its own); an unknown field or a value that is not a literal is refused with the known
+    fields."""
+    known = [f.name for f in fields(MatchConfig)]
+    usage = f"KEY=VALUE,... with KEY one of {', '.join(known)} and VALUE a Python literal"
+    try:
+        call = ast.parse(f"variant({variant})", mode="eval").body
+        assert isinstance(call, ast.Call) and not call.args
+        pairs = [(kw.arg, ast.literal_eval(kw.value)) for kw in call.keywords]
+    except (SyntaxError, ValueError, AssertionError):
+        raise SystemExit(f"bad variant {variant!r}: {usage}") from None
+    out = {key: value for key, value in pairs if key in known}
+    if len(out) < len(pairs):
+        unknown = [key for key, _ in pairs if key not in known]
+        raise SystemExit(f"bad variant {variant!r}: unknown {unknown}; {usage}")
     return out
 
 
