@@ -56,18 +56,17 @@ class Browser:
     def __init__(self, profile: Path, width: int = 1000, height: int = 700) -> None:
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
-        os.set_inheritable(to_browser_r, True)
-        os.set_inheritable(from_browser_w, True)
-
-        def fds() -> None:  # the browser's fd 3 reads commands, fd 4 writes answers
-            os.dup2(to_browser_r, 3)
-            os.dup2(from_browser_w, 4)
-
+        # The browser's fd 3 reads commands, fd 4 writes answers: bash moves the pipes there and
+        # execs it (bash: dash's redirections take one-digit descriptors only). Not a
+        # preexec_fn: the test process has gRPC's threads, and running Python in the child of a
+        # threaded process's fork is what the subprocess docs warn of.
+        move = f'exec "$0" "$@" 3<&{to_browser_r} 4>&{from_browser_w} ' \
+               f'{to_browser_r}<&- {from_browser_w}>&-'
         self._proc = subprocess.Popen(
-            [chromium(), *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-pipe",
-             f"--window-size={width},{height}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=fds,
-            pass_fds=(to_browser_r, from_browser_w, 3, 4))
+            ["bash", "-c", move, chromium(), *FLAGS, f"--user-data-dir={profile}",
+             "--remote-debugging-pipe", f"--window-size={width},{height}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            pass_fds=(to_browser_r, from_browser_w))
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._buffer = b""
