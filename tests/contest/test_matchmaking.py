@@ -202,13 +202,16 @@ def test_online_skill_moves_winners_up_and_shrinks_doubt() -> None:
     assert abs(tied.get("a").mu - tied.get("b").mu) < 1e-9
 
 
-@pytest.mark.parametrize("resolve", [0.0, 0.5, 1.0])
-def test_past_the_new_versions_tables_go_where_the_order_is_in_doubt(resolve: float) -> None:
+@pytest.mark.parametrize(("resolve", "top_ramp"), [(0.0, 0.0), (0.5, 0.0), (1.0, 0.0),
+                                                  (0.0, 20.0)])
+def test_past_the_new_versions_tables_go_where_the_order_is_in_doubt(
+        resolve: float, top_ramp: float) -> None:
     """The seed is the version with the most weighted doubt against all the others, and each
     seat the candidate with the most against those seated, every pair's value discounted by
     the deal sets it already played and, with ``resolve``, scaled by the share of the pair's
-    variance one more deal set would settle (the module doc's definition, written out here)."""
-    cfg = MatchConfig(explore=0.0, resolve=resolve)
+    variance one more deal set would settle, the top's weight grown with the field's mean games
+    along ``top_ramp`` (the module doc's definition, written out here)."""
+    cfg = MatchConfig(explore=0.0, resolve=resolve, top_ramp=top_ramp)
     maker = Matchmaker(cfg, seed=4)
     rng = random.Random(4)
     ids = [f"v{i}" for i in range(9)]
@@ -216,8 +219,8 @@ def test_past_the_new_versions_tables_go_where_the_order_is_in_doubt(resolve: fl
                           for v in ids}
     skills = maker.skill.skills
     edge = sorted(skills.values(), key=lambda s: -s.mu)[cfg.top + 1]
-    weight = {v: 1.0 + cfg.top_weight * (1.0 - doubt_of_side(s, edge))
-              for v, s in skills.items()}
+    scheduled = dict.fromkeys(ids, 0)
+    weight: dict[str, float] = {}
     met: dict[frozenset[str], int] = {}
 
     def value(a: str, b: str) -> float:
@@ -230,15 +233,32 @@ def test_past_the_new_versions_tables_go_where_the_order_is_in_doubt(resolve: fl
 
     versions = [Version(v, 0.0, cfg.new_games) for v in ids]
     for _ in range(4):
+        games = sum(max(cfg.new_games, scheduled[v]) for v in ids) / len(ids)
+        w = cfg.top_weight * (min(1.0, games / top_ramp) if top_ramp else 1.0)
+        weight = {v: 1.0 + w * (1.0 - doubt_of_side(s, edge)) for v, s in skills.items()}
         [table] = maker.next_tables(versions, [], 0.0)
         expected = [max(ids, key=lambda v: sum(value(v, w) for w in ids if w != v))]
         while len(expected) < 4:
             expected.append(max((v for v in ids if v not in expected),
                                 key=lambda v: sum(value(v, t) for t in expected)))
         assert table == Table(tuple(expected), "information")
+        for v in expected:
+            scheduled[v] += 4
         for i, a in enumerate(expected):
             for b in expected[i + 1:]:
                 met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+
+
+def test_the_tops_weight_grows_with_the_fields_games_along_the_ramp() -> None:
+    skills = {f"v{i}": Skill(100.0 * i, 50.0 ** 2) for i in range(8)}
+    plain = Matchmaker(MatchConfig())._top_weights(skills, 0.0)
+    ramped = Matchmaker(MatchConfig(top_ramp=20.0))
+    assert ramped._top_weights(skills, 0.0) == dict.fromkeys(skills, 1.0)
+    half = ramped._top_weights(skills, 10.0)
+    for v in skills:
+        assert half[v] - 1.0 == pytest.approx((plain[v] - 1.0) / 2)
+    assert ramped._top_weights(skills, 20.0) == ramped._top_weights(skills, 99.0) == plain
+    assert max(plain.values()) > 6.0  # the leaders do weigh more once ramped up
 
 
 def test_resolve_seats_the_pair_one_more_deal_set_settles_most() -> None:

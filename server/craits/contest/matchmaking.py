@@ -114,6 +114,13 @@ class MatchConfig:
     benchmark, 0.5 took 1.32 times the games to the realistic field's tau and 1 1.54 times
     to its top 3 (``docs/benchmarks.md``); kept so that the screen can be run again."""
 
+    top_ramp: float = 0.0
+    """Games per version (the field's mean, played or scheduled) over which the top's weight
+    grows from none to ``top_weight``, in proportion; 0: the full weight from the first table.
+    While every place is in doubt, the tables that sort the whole field are the ones that
+    settle most (the top's order rests on the others' too), and the exact top is what takes
+    longest anyway, so it can wait for a sorted field (screened: ``docs/benchmarks.md``)."""
+
     def __post_init__(self) -> None:
         if not self.table_sizes or any(not 2 <= k <= 10 for k in self.table_sizes):
             raise ValueError("table sizes must be between 2 and 10")
@@ -124,6 +131,8 @@ class MatchConfig:
             raise ValueError("explore is a probability")
         if self.resolve < 0.0:
             raise ValueError("resolve is an exponent of at least 0")
+        if self.top_ramp < 0.0:
+            raise ValueError("top_ramp is a number of games, at least 0")
 
 
 @dataclass(slots=True)
@@ -251,7 +260,8 @@ class Matchmaker:
         share, starving, flooded = self._band(versions, now)
         by_id = {v.id: v for v in versions}
         skills = {v.id: self.skill.get(v.id) for v in versions}
-        weight = self._top_weights(skills)
+        games = sum(max(v.games, self._scheduled.get(v.id, 0)) for v in versions)
+        weight = self._top_weights(skills, games / len(versions))
         value = self._values(skills, weight)
         open_ = sorted(by_id, key=lambda v: (v in flooded, share[v], v))
         eligible = [v for v in open_ if v not in flooded]
@@ -312,16 +322,17 @@ class Matchmaker:
             return worth
         return value
 
-    def _top_weights(self, skills: dict[str, Skill]) -> dict[str, float]:
-        """``1 + top_weight · P(in the top places or next to them)`` per version: a pair's
-        order decides the exact top only if both may be there."""
+    def _top_weights(self, skills: dict[str, Skill], games: float) -> dict[str, float]:
+        """``1 + w · P(in the top places or next to them)`` per version, ``w`` the
+        ``top_weight`` as far as the field's mean ``games`` per version have come along
+        ``top_ramp``: a pair's order decides the exact top only if both may be there."""
         cfg = self.config
+        w = cfg.top_weight * (min(1.0, games / cfg.top_ramp) if cfg.top_ramp else 1.0)
         ranked = sorted(skills.values(), key=lambda s: -s.mu)
         if len(ranked) <= cfg.top + 1:
-            return dict.fromkeys(skills, 1.0 + cfg.top_weight)
+            return dict.fromkeys(skills, 1.0 + w)
         edge = ranked[cfg.top + 1]
-        return {v: 1.0 + cfg.top_weight * (1.0 - doubt_of_side(s, edge))
-                for v, s in skills.items()}
+        return {v: 1.0 + w * (1.0 - doubt_of_side(s, edge)) for v, s in skills.items()}
 
     def _explore(self, candidates: list[str], table: list[str], skills: dict[str, Skill]
                  ) -> str | None:
