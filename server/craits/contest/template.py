@@ -82,8 +82,8 @@ worker_nice = 10
 # fair share of an hour's games any version is given (narrower: even rates; wider: the games
 # go where the order is in doubt). Measured on 16 simulated versions of a realistic spread,
 # against random tables: these defaults find the whole order (Kendall tau 0.9) with 0.8 of the
-# games and the exact top 3 with half; top_weight = 3 with rates 0.25 to 4, 0.73 and 0.57;
-# top_weight = 0 with rates 0.25 to 4, 0.66 and as many as random tables.
+# games and the exact top 3 with half; with a top weight of 3 and rates 0.25 to 4, 0.73 and
+# 0.57; with no top weight and rates 0.25 to 4, 0.66 and as many as random tables.
 top_weight = 6.0
 rate_least = 0.5
 rate_most = 2.0
