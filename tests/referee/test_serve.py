@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -176,3 +177,22 @@ def test_ctrl_c_with_json_prints_the_finished_games_marked_interrupted(
     data = json.loads(out)
     assert data["interrupted"] is True
     assert [g["game_id"] for g in data["games"]] == [SERVE_1]
+
+
+def test_a_unix_socket_path_too_long_says_so(tmp_path: Path) -> None:
+    """grpcio refuses a Unix socket path over 107 bytes with the error of a taken address; the
+    referee says what is wrong and what to do (a deep ``TMPDIR`` is the usual cause)."""
+    deep = tmp_path / ("d" * 120)
+    deep.mkdir()
+
+    async def bind(path: Path) -> None:
+        server = grpc.aio.server()
+        try:
+            bridge._bind_unix(server, path)
+        finally:
+            await server.stop(None)
+
+    with pytest.raises(bridge.ListenError, match=r"has 1\d\d bytes, more than the 107 .*TMPDIR"):
+        asyncio.run(bind(deep / "referee.sock"))
+    asyncio.run(bind(tmp_path / "referee.sock"))  # the control: a short path binds
+    assert (tmp_path / "referee.sock").exists()

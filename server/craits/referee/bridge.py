@@ -376,7 +376,20 @@ def _bind(server: grpc.aio.Server, host: str, wanted: int,
     return _add_port(server, address, None if tls is None else tls.server_credentials())
 
 
+UNIX_PATH_MAX: Final = 107
+"""The most bytes a Unix socket's path may have on Linux (``sun_path`` is 108 with its NUL)."""
+
+
 def _bind_unix(server: grpc.aio.Server, path: Path) -> None:
+    """Listen on the Unix socket ``path``; ``ListenError`` saying why when it cannot. A path
+    too long is told apart: grpcio refuses it with the same bare error as a taken address, and
+    the referee makes its sockets under the temporary directory (``TMPDIR``), which a test
+    runner or a cluster node may have made deep."""
+    size = len(os.fsencode(path))
+    if size > UNIX_PATH_MAX:
+        raise ListenError(f"cannot listen on unix:{path}: its path has {size} bytes, more than "
+                          f"the {UNIX_PATH_MAX} a Unix socket's may have (set TMPDIR to a "
+                          "shorter directory)")
     _add_port(server, f"unix:{path}")
 
 
