@@ -35,6 +35,7 @@ from craits.contest.validation import (
     validation_loop,
 )
 from craits.contest.versions import VersionState
+from craits.hosting import spawn
 from craits.referee.bridge import run
 from tests.procfs import NICE, SESSION, STATE, stat_of
 from tests.waiting import until
@@ -251,14 +252,19 @@ def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
     priority has not run since its bot wrote. Stopped at the limit (``stop_at_limit``), the
     child copies the line into the bot's log on its way out, and the log says the run was
     stopped at its limit. The control, with the child killed at once there as before
-    (``stop_at_limit`` doing nothing: every wait ends with the kill), leaves the log empty."""
+    (``stop_at_limit`` doing nothing and ``interrupt`` a SIGKILL), leaves the log empty."""
     contest = _contest(tmp_path)
     version = add_version(contest.directory, contest.store, 1, HANGS_WHEN_TOLD)
     if stop == "control-kill":
-        async def kill_at_once(*_: object) -> None:
+        async def do_nothing(*_: object) -> None:
             pass
 
-        monkeypatch.setattr(validation, "stop_at_limit", kill_at_once)
+        async def kill_at_once(process: spawn.ChildProcess, grace_s: float) -> None:
+            os.kill(process.pid, signal.SIGKILL)
+            await process.wait()
+
+        monkeypatch.setattr(validation, "stop_at_limit", do_nothing)
+        monkeypatch.setattr(validation, "interrupt", kill_at_once)
     bots = contest.directory / "bots"
     verdicts: list[Verdict] = []
 

@@ -63,6 +63,13 @@ STOP_GRACE_S: Final = 30.0
 """How long a child past its time limit has to stop its bots as a run's end does
 (``stop_at_limit``) before it is killed: its bots, told to stop, get 2 s to exit by themselves,
 then 2 s each after SIGTERM, one after another (``launcher.stop_all``), at most 10 seats."""
+SHUTDOWN_GRACE_S: Final = 10.0
+"""How long a child has to stop its bots when the service stops (``interrupt``) before it is
+killed. Killed at once, it could leave a sandbox behind: a bot process being started at that
+moment has not yet tied its life to the child's (``bwrap --die-with-parent`` sets that only
+once it runs, after the bot's shell has joined its control groups), so it would outlive it;
+interrupted, the child finishes that start, then stops every bot it started. Shorter than
+``STOP_GRACE_S``: a service's shutdown should not wait long."""
 CHILD_ATTEMPTS: Final = 3
 """How many times a validation child that ends without a report is started (``in_child``)."""
 LOG_EXCERPT: Final = 4000
@@ -231,8 +238,9 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
     than its ``timeout_s`` is stopped (``stop_at_limit``) and not tried again: the games' clocks
     bound how long a version may think, so it is the version that made the run crawl, and a
     second try would hold up every upload queued behind it. Whatever ends the wait (its end, its
-    timeout, or the service stopping: a cancellation, which kills it at once, since the lease
-    replays the whole validation), the child is dead when this returns or raises, so it leaves
+    timeout, or the service stopping: a cancellation, which interrupts it with a short grace,
+    ``SHUTDOWN_GRACE_S``, since the lease replays the whole validation), the child is dead when
+    this returns or raises, so it leaves
     no process behind, nor do its sandboxes (which die with it). It runs in a process group of
     its own in the service's session, not a session of its own, so that its lower priority
     (``Child.nice``) weighs against the service's pages (the kernel's autogroups)."""
@@ -250,10 +258,9 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
             if waited.cancelled_caught:
                 await stop_at_limit(process, child)
         finally:
-            if process.returncode is None:  # timed out, or the service is stopping
+            if process.returncode is None:  # the service is stopping
                 with trio.CancelScope(shield=True):
-                    os.kill(process.pid, signal.SIGKILL)
-                    await process.wait()
+                    await interrupt(process, SHUTDOWN_GRACE_S)
         if waited.cancelled_caught:
             log.warning("version %d: its %s took over %g s and was stopped", version.id,
                         child.name, child.timeout_s)
@@ -280,12 +287,7 @@ async def stop_at_limit(process: spawn.ChildProcess, child: Child) -> None:
     to stop, then SIGTERM, then SIGKILL), reads their pipes to the end, and exits; it is
     killed only if it has not within ``STOP_GRACE_S``. Each of its bots' logs then ends with
     the referee's line saying the run was stopped at its limit."""
-    os.kill(process.pid, signal.SIGINT)
-    with trio.move_on_after(STOP_GRACE_S):
-        await process.wait()
-    if process.returncode is None:
-        os.kill(process.pid, signal.SIGKILL)
-        await process.wait()
+    await interrupt(process, STOP_GRACE_S)
     line = (f"[craits: the {child.name} reached its time limit ({child.timeout_s:g} s) and was "
             "stopped]\n").encode()
     for path in bot_log_files(child.bot_logs):
@@ -295,6 +297,18 @@ async def stop_at_limit(process: spawn.ChildProcess, child: Child) -> None:
                 if file.read(1) != b"\n":  # the referee's lines start a line of their own
                     file.write(b"\n")
             file.write(line)
+
+
+async def interrupt(process: spawn.ChildProcess, grace_s: float) -> None:
+    """SIGINT ``process`` (a validation child: ``checkrun.child_main`` ends its run as Ctrl-C
+    ends a command, its bots stopped), then SIGKILL it if it has not exited within
+    ``grace_s``; returns once it has exited."""
+    os.kill(process.pid, signal.SIGINT)
+    with trio.move_on_after(grace_s):
+        await process.wait()
+    if process.returncode is None:
+        os.kill(process.pid, signal.SIGKILL)
+        await process.wait()
 
 
 def bot_log_files(directories: Iterable[Path]) -> list[Path]:
