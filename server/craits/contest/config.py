@@ -23,6 +23,9 @@ from craits.tournament.plan.tomlreader import ConfigError, TableReader, parse_to
 
 from .matchmaking import MatchConfig
 
+_MATCH: Final = MatchConfig()
+"""The matchmaker's defaults, which the ``[ladder]`` knobs take as theirs."""
+
 CONFIG_NAME: Final = "contest.toml"
 """The configuration's file name inside a contest directory."""
 
@@ -85,11 +88,11 @@ class LadderSettings:
     are batch work, the pages interactive, so on a machine whose cores the games keep busy a
     page is served first and a game waits milliseconds. It weighs only when both want a core;
     alone, the games get every idle one."""
-    top_weight: float = MatchConfig().top_weight
+    top_weight: float = _MATCH.top_weight
     """How much more the matchmaker weighs a pair that may decide the top places
     (``MatchConfig.top_weight``, whose default this is): the exact top sooner for more, the
     whole order sooner for less; ``docs/contests.md`` has the measured trade."""
-    rate_band: tuple[float, float] = MatchConfig().band
+    rate_band: tuple[float, float] = _MATCH.band
     """The least and most of its fair share of an hour's games a version is given
     (``MatchConfig.band``, whose default this is): narrower, even rates; wider, the games go
     where the order is in doubt (read from ``rate_least`` and ``rate_most``)."""

@@ -240,10 +240,10 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
     second try would hold up every upload queued behind it. Whatever ends the wait (its end, its
     timeout, or the service stopping: a cancellation, which interrupts it with a short grace,
     ``SHUTDOWN_GRACE_S``, since the lease replays the whole validation), the child is dead when
-    this returns or raises, so it leaves
-    no process behind, nor do its sandboxes (which die with it). It runs in a process group of
-    its own in the service's session, not a session of its own, so that its lower priority
-    (``Child.nice``) weighs against the service's pages (the kernel's autogroups)."""
+    this returns or raises, so it leaves no process behind, nor do its sandboxes (which die
+    with it). It runs in a process group of its own in the service's session, not a session of
+    its own, so that its lower priority (``Child.nice``) weighs against the service's pages
+    (the kernel's autogroups)."""
     name = child.module.rsplit(".", 1)[-1]
     out, stderr_path = logs / f"{name}.report", logs / f"{name}.stderr"
     status = 0
