@@ -243,6 +243,16 @@ def signalled(pid: int) -> bool:
     return bool(pending & (1 << (signal.SIGINT - 1))) or stat_of(pid)[STATE] == "Z"
 
 
+def bot_in(bots: Path) -> int | None:
+    """The bot's own process (``python bot.py``, not the shell that started it), if one runs
+    in ``bots``."""
+    for process in running_in(bots):
+        pid, command = process.split(" ", 1)
+        if command.split()[-1:] == ["bot.py"] and "python" in command.split()[0]:
+            return int(pid)
+    return None
+
+
 @pytest.mark.parametrize("stop", ["stop_at_limit", "control-kill"])
 def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
         tmp_path: Path, stop: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -259,7 +269,8 @@ def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
         async def do_nothing(*_: object) -> None:
             pass
 
-        async def kill_at_once(process: spawn.ChildProcess, grace_s: float) -> None:
+        async def kill_at_once(process: spawn.ChildProcess, grace_s: float,
+                               signalled: bool = False) -> None:
             os.kill(process.pid, signal.SIGKILL)
             await process.wait()
 
@@ -268,14 +279,7 @@ def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
     bots = contest.directory / "bots"
     verdicts: list[Verdict] = []
 
-    def the_bot() -> int | None:
-        """The bot's own process (``python bot.py``, not the shell that started it)."""
-        for process in running_in(bots):
-            pid, command = process.split(" ", 1)
-            if command.split()[-1:] == ["bot.py"] and "python" in command.split()[0]:
-                return int(pid)
-        return None
-
+    the_bot = partial(bot_in, bots)
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             async def validating() -> None:
@@ -306,6 +310,67 @@ def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
         assert lines[:2] == ["== bot.stderr.log ==", "lost in thought before my first move"]
         assert lines[-1] == (f"[craits: the conformance run reached its time limit "
                              f"({CHECK_TIMEOUT_S:g} s) and was stopped]")
+    none_left(bots)
+
+
+@pytest.mark.parametrize("shutdown", ["waits", "control-signals-again"])
+def test_a_service_stopping_while_a_child_is_stopped_at_its_limit_does_not_interrupt_it_twice(
+        tmp_path: Path, shutdown: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child is being stopped at its limit (SIGINT sent, the child held by SIGSTOP so that
+    its stop is still under way) when the service stops (the validation cancelled): the
+    stopping service only waits for it, sending no second SIGINT (a second Ctrl-C cuts a
+    command's clean-up short), and the child, let go, finishes its stop: its bot's last words
+    are in the log and nothing is left running. The control, the shutdown's interrupt signalling
+    whatever came before (the code before this test), sends the child two."""
+    contest = _contest(tmp_path)
+    version = add_version(contest.directory, contest.store, 1, HANGS_WHEN_TOLD)
+    bots = contest.directory / "bots"
+    the_bot = partial(bot_in, bots)
+    sigints: list[int] = []
+    kill = os.kill
+
+    def spy(pid: int, number: int) -> None:
+        if number == signal.SIGINT:
+            sigints.append(pid)
+        kill(pid, number)
+
+    monkeypatch.setattr(os, "kill", spy)
+    if shutdown == "control-signals-again":
+        interrupt = validation.interrupt
+
+        async def signals_again(process: spawn.ChildProcess, grace_s: float,
+                                signalled: bool = False) -> None:
+            await interrupt(process, grace_s)
+
+        monkeypatch.setattr(validation, "interrupt", signals_again)
+
+    async def main() -> None:
+        scope = trio.CancelScope()
+        async with trio.open_nursery() as nursery:
+            async def validating() -> None:
+                with scope:
+                    await conformance(contest, version)
+
+            nursery.start_soon(validating)
+            bot = await trio.to_thread.run_sync(until, the_bot, 60, "the bot never started",
+                                                0.02)
+            (child,) = children(bots, "craits.contest.checkrun")
+            kill(child, signal.SIGSTOP)
+            (bots / version.content_hash / "go").touch()
+            await trio.to_thread.run_sync(until, lambda: stat_of(bot)[STATE] == "T", 60,
+                                          "the bot never printed its line", 0.02)
+            clock.jump(CHECK_TIMEOUT_S)
+            await trio.to_thread.run_sync(until, partial(signalled, child), 60,
+                                          "the child was never stopped", 0.02)
+            scope.cancel()
+            await trio.testing.wait_all_tasks_blocked()
+            kill(child, signal.SIGCONT)
+        assert sigints == [child] * (1 if shutdown == "waits" else 2)
+
+    clock = trio.testing.MockClock()
+    trio.run(main, clock=clock)
+    logs = contest.directory / "logs" / "validation" / f"v{version.id}" / "check"
+    assert "lost in thought before my first move" in (logs / "bot.stderr.log").read_text()
     none_left(bots)
 
 

@@ -260,7 +260,10 @@ async def in_child(child: Child, version: Version, cwd: Path, logs: Path) -> Ran
         finally:
             if process.returncode is None:  # the service is stopping
                 with trio.CancelScope(shield=True):
-                    await interrupt(process, SHUTDOWN_GRACE_S)
+                    # Stopped at its limit already: a second SIGINT would cut short the stop
+                    # under way (its bots' pipes read to the end), so it only gets less time.
+                    await interrupt(process, SHUTDOWN_GRACE_S,
+                                    signalled=waited.cancelled_caught)
         if waited.cancelled_caught:
             log.warning("version %d: its %s took over %g s and was stopped", version.id,
                         child.name, child.timeout_s)
@@ -299,11 +302,14 @@ async def stop_at_limit(process: spawn.ChildProcess, child: Child) -> None:
             file.write(line)
 
 
-async def interrupt(process: spawn.ChildProcess, grace_s: float) -> None:
+async def interrupt(process: spawn.ChildProcess, grace_s: float, signalled: bool = False
+                    ) -> None:
     """SIGINT ``process`` (a validation child: ``checkrun.child_main`` ends its run as Ctrl-C
-    ends a command, its bots stopped), then SIGKILL it if it has not exited within
-    ``grace_s``; returns once it has exited."""
-    os.kill(process.pid, signal.SIGINT)
+    ends a command, its bots stopped), unless it was ``signalled`` already (the stop under
+    way would be cut short: the second Ctrl-C of a command), then SIGKILL it if it has not
+    exited within ``grace_s``; returns once it has exited."""
+    if not signalled:
+        os.kill(process.pid, signal.SIGINT)
     with trio.move_on_after(grace_s):
         await process.wait()
     if process.returncode is None:
