@@ -15,6 +15,7 @@ node that cannot sandbox.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -176,3 +177,20 @@ def test_a_node_without_bubblewrap_is_refused(tmp_path: Path,
     refused = tables.ready()
     assert refused is not None and "cannot sandbox the contestants' bots" in refused
     assert "bwrap (Debian package bubblewrap)" in refused
+
+
+def test_a_node_whose_temporary_directory_is_too_deep_for_the_referees_sockets_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee's Unix sockets (the sandboxed bots' only way to it) go under the node's
+    temporary directory: one so deep that their paths pass 107 bytes is refused before a
+    table, saying why and what to do, where the referee's own error would stop every table in
+    the node's log. The control: ``/tmp``."""
+    tables = ContestTables(ArchiveLimits())
+    monkeypatch.setattr(tempfile, "tempdir", "/tmp")
+    assert tables.ready() is None
+    deep = tmp_path / ("d" * 100)
+    deep.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    refused = tables.ready()
+    assert refused is not None and f"a referee's Unix socket under {deep}" in refused
+    assert re.search(r"its path has \d+ bytes, more than the 107 .*set TMPDIR", refused)

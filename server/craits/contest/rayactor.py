@@ -17,7 +17,9 @@ differs is what a node lacks:
   version once, until it has not played there for a day; a tree whose hash differs from its
   name is refused;
 - bubblewrap: a node without it could not sandbox the bots, so ``ready`` says so and the
-  service refuses that node rather than play there unsandboxed.
+  service refuses that node rather than play there unsandboxed; so too a node whose temporary
+  directory is so deep that the referee's Unix sockets (the sandboxed bots' way to it) would
+  not fit there (``referee.server.unix_sockets_problem``).
 
 The table is played in a trio run hosted by asyncio (``bridge.run``: the referee's gRPC) on a
 thread of the actor's own, started for the table; every bot process is forked by that thread,
@@ -48,6 +50,7 @@ import trio
 from craits import private
 from craits.hosting import sandbox
 from craits.referee import bridge
+from craits.referee.server import unix_sockets_problem
 from craits.tournament.plan.schedule import Job
 from craits.tournament.run.botpool import BotPoolError
 from craits.tournament.store.game_records import FinishedGame
@@ -186,12 +189,18 @@ class ContestTables:
         self._stopped = False
 
     def ready(self) -> str | None:
-        """Why this node cannot play a contest's tables (naming its host), or None."""
+        """Why this node cannot play a contest's tables (naming its host), or None: no
+        sandbox, or no room for the referee's Unix sockets (the sandboxed bots' only way to
+        it) under the node's temporary directory."""
         missing = sandbox.missing_tools()
-        if missing is None:
-            return None
-        return (f"the Ray node on {socket.gethostname()} cannot sandbox the "
-                f"contestants' bots: {missing}")
+        if missing is not None:
+            return (f"the Ray node on {socket.gethostname()} cannot sandbox the "
+                    f"contestants' bots: {missing}")
+        too_long = unix_sockets_problem()
+        if too_long is not None:
+            return (f"the Ray node on {socket.gethostname()} cannot give the sandboxed bots "
+                    f"a referee's Unix socket under {tempfile.gettempdir()}: {too_long}")
+        return None
 
     def start(self, order: TableOrder, setting: Setting, packed: Mapping[str, Any]) -> None:
         """Start playing ``order``'s seatings; its versions' files are fetched first (those

@@ -14,9 +14,10 @@ The versions' files reach the nodes through Ray's object store (``Shipper``): ea
 tree (``bots/<hash>``, named by its content hash) is packed once and put there, and a node
 fetches only what its cache lacks (``rayactor.cached_bot``, which checks the hash); no shared
 filesystem is needed, and the contest's directory (the store, the logs, other versions) never
-leaves the service's machine. Every node must have bubblewrap: an actor on a node without it
-says so (``ContestTables.ready``), and the service refuses to start (``RayError``) or, for a
-replacement actor that lands there later, counts it as the death of that table's player.
+leaves the service's machine. Every node must have bubblewrap, and room for the referee's Unix
+sockets: an actor on a node without either says so (``ContestTables.ready``), and the service
+refuses to start (``RayError``) or, for a replacement actor that lands there later, counts it
+as the death of that table's player.
 
 Nothing lost, nothing twice: a game counts once the service has recorded it. When an actor's
 process or its node dies (kill -9 included), the call in flight fails, the games it had not
@@ -186,7 +187,7 @@ async def open_ray_players(setup: WorkerSetup, cluster: RayCluster, asked: int |
         for player in players:
             refused = await player.ready()
             if refused is not None:
-                raise RayError(f"{refused}; install it on that node, or take the node out of "
+                raise RayError(f"{refused}; mend that node as this says, or take it out of "
                                "the cluster")
         yield list(players)
     finally:

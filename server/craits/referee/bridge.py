@@ -385,12 +385,20 @@ def _bind_unix(server: grpc.aio.Server, path: Path) -> None:
     too long is told apart: grpcio refuses it with the same bare error as a taken address, and
     the referee makes its sockets under the temporary directory (``TMPDIR``), which a test
     runner or a cluster node may have made deep."""
-    size = len(os.fsencode(path))
-    if size > UNIX_PATH_MAX:
-        raise ListenError(f"cannot listen on unix:{path}: its path has {size} bytes, more than "
-                          f"the {UNIX_PATH_MAX} a Unix socket's may have (set TMPDIR to a "
-                          "shorter directory)")
+    too_long = unix_path_too_long(path)
+    if too_long is not None:
+        raise ListenError(f"cannot listen on unix:{path}: {too_long}")
     _add_port(server, f"unix:{path}")
+
+
+def unix_path_too_long(path: Path) -> str | None:
+    """What is wrong with ``path`` as a Unix socket's (too many bytes, and what to do), or
+    None when it fits."""
+    size = len(os.fsencode(path))
+    if size <= UNIX_PATH_MAX:
+        return None
+    return (f"its path has {size} bytes, more than the {UNIX_PATH_MAX} a Unix socket's may have "
+            "(set TMPDIR to a shorter directory)")
 
 
 def _add_port(server: grpc.aio.Server, address: str,

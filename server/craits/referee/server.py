@@ -10,10 +10,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import trio
 
-from .bridge import DEFAULT_HOST, GrpcBridge
+from .bridge import DEFAULT_HOST, GrpcBridge, unix_path_too_long
 from .hub import BotHub
 from .listener import TlsFiles, is_loopback
 
@@ -123,6 +124,23 @@ class Referee:
         return self.address
 
 
+PRIVATE_PREFIX: Final = "craits-"
+"""The referee's private directory (its sockets') in the temporary directory: this and a
+random suffix (``tempfile.mkdtemp``'s, 8 characters)."""
+SOCKET_NAME: Final = "referee.sock"
+"""The referee's own Unix socket in that directory; each bot's (``BotSockets``) is no longer
+for the first thousand bots."""
+
+
+def unix_sockets_problem() -> str | None:
+    """Why a referee started by this process could not listen on its Unix sockets (their
+    paths too long under the temporary directory, ``TMPDIR``), or None: a Ray node says so
+    before it takes a table (``contest.rayactor``), where the referee's own error would reach
+    only the node's log."""
+    longest = Path(tempfile.gettempdir()) / f"{PRIVATE_PREFIX}{'x' * 8}" / SOCKET_NAME
+    return unix_path_too_long(longest)
+
+
 @asynccontextmanager
 async def open_referee(
     host: str = DEFAULT_HOST, port: int = 0, unix_socket: bool = False,
@@ -141,8 +159,8 @@ async def open_referee(
     """
     hub = BotHub()
     unix_socket = unix_socket or tls is not None  # for the bots it launches (local_address)
-    private = Path(tempfile.mkdtemp(prefix="craits-")) if unix_socket else None
-    socket = None if private is None else private / "referee.sock"
+    private = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX)) if unix_socket else None
+    socket = None if private is None else private / SOCKET_NAME
     bridge = GrpcBridge(hub, host, port, socket, tls)
     try:
         bound = await bridge.start()
