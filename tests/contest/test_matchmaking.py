@@ -22,6 +22,7 @@ from craits.contest.matchmaking import (
     Version,
     doubt,
     doubt_of_side,
+    expected_tau,
 )
 from craits.contest.simulation import kendall_tau, play_deal_set, top_exact
 from craits.ratings.bradley_terry import bradley_terry
@@ -259,6 +260,31 @@ def test_the_tops_weight_grows_with_the_fields_games_along_the_ramp() -> None:
         assert half[v] - 1.0 == pytest.approx((plain[v] - 1.0) / 2)
     assert ramped._top_weights(skills, 20.0) == ramped._top_weights(skills, 99.0) == plain
     assert max(plain.values()) > 6.0  # the leaders do weigh more once ramped up
+
+
+def test_the_estimates_expected_tau_counts_each_pair_discordant_with_its_doubt() -> None:
+    a, b, c = Skill(0.0, 100.0 ** 2), Skill(50.0, 100.0 ** 2), Skill(900.0, 1.0)
+    assert expected_tau([a, b]) == pytest.approx(1.0 - 2.0 * doubt(a, b))
+    assert expected_tau([a, a]) == pytest.approx(0.0)  # a coin toss: tau 0 expected
+    assert expected_tau([a, b, c]) == pytest.approx(
+        1.0 - 2.0 * (doubt(a, b) + doubt(a, c) + doubt(b, c)) / 3)
+    assert expected_tau([a]) == expected_tau([]) == 1.0
+
+
+def test_the_top_weighs_only_once_the_whole_order_is_expected_to_hold() -> None:
+    """With ``top_after_tau``, every pair weighs alike while the estimate expects its order to
+    hold a tau below it; past it, the top weighs as without it."""
+    settled = {f"v{i}": Skill(100.0 * i, 30.0 ** 2) for i in range(8)}
+    vague = {v: Skill(s.mu, 200.0 ** 2) for v, s in settled.items()}
+    assert expected_tau(list(vague.values())) < 0.8 < expected_tau(list(settled.values()))
+    plain = Matchmaker(MatchConfig())
+    after = Matchmaker(MatchConfig(top_after_tau=0.8))
+    assert after._top_weights(vague, 50.0) == dict.fromkeys(vague, 1.0)
+    assert plain._top_weights(vague, 50.0) != dict.fromkeys(vague, 1.0)  # the control
+    assert after._top_weights(settled, 50.0) == plain._top_weights(settled, 50.0)
+    assert max(after._top_weights(settled, 50.0).values()) > 6.0
+    with pytest.raises(ValueError, match="top_after_tau"):
+        MatchConfig(top_after_tau=1.0)
 
 
 def test_resolve_seats_the_pair_one_more_deal_set_settles_most() -> None:

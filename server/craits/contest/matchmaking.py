@@ -124,6 +124,14 @@ class MatchConfig:
     soon) and 1.10 times to the realistic field's tau and top 3 (``docs/benchmarks.md``); kept
     so that the screen can be run again."""
 
+    top_after_tau: float = 0.0
+    """The top's weight applies only once the estimate expects its order to hold Kendall's
+    tau of at least this against the true order (1 − 2 Σ doubt / pairs: the expected
+    discordant pairs as a share of all); 0: always. Tau is decided early (random tables hold
+    tau ≥ 0.9 after about 12 games a version in a spaced field) and the exact top late (about
+    45), and weighing the top while the whole order is still in doubt spends the early tables
+    on a top that cannot be known yet: every pair alike until then, the top after."""
+
     def __post_init__(self) -> None:
         if not self.table_sizes or any(not 2 <= k <= 10 for k in self.table_sizes):
             raise ValueError("table sizes must be between 2 and 10")
@@ -136,6 +144,8 @@ class MatchConfig:
             raise ValueError("resolve is an exponent of at least 0")
         if self.top_ramp < 0.0:
             raise ValueError("top_ramp is a number of games, at least 0")
+        if not -1.0 <= self.top_after_tau < 1.0:
+            raise ValueError("top_after_tau is a Kendall tau below 1 (0: always)")
 
 
 @dataclass(slots=True)
@@ -331,6 +341,8 @@ class Matchmaker:
         ``top_ramp``: a pair's order decides the exact top only if both may be there."""
         cfg = self.config
         w = cfg.top_weight * (min(1.0, games / cfg.top_ramp) if cfg.top_ramp else 1.0)
+        if cfg.top_after_tau and expected_tau(list(skills.values())) < cfg.top_after_tau:
+            w = 0.0
         ranked = sorted(skills.values(), key=lambda s: -s.mu)
         if len(ranked) <= cfg.top + 1:
             return dict.fromkeys(skills, 1.0 + w)
@@ -386,6 +398,16 @@ class Matchmaker:
             for b in table[i + 1:]:
                 key = (a, b) if a < b else (b, a)
                 self._meetings[key] = self._meetings.get(key, 0) + 1
+
+
+def expected_tau(skills: Sequence[Skill]) -> float:
+    """Kendall's tau the estimate expects its order to hold against the true one: each pair
+    is discordant with its ``doubt``, so 1 − 2 Σ doubt / pairs."""
+    pairs = len(skills) * (len(skills) - 1) // 2
+    if not pairs:
+        return 1.0
+    wrong = sum(doubt(a, b) for i, a in enumerate(skills) for b in skills[i + 1:])
+    return 1.0 - 2.0 * wrong / pairs
 
 
 def doubt_of_side(a: Skill, edge: Skill) -> float:
