@@ -41,6 +41,7 @@ def test_the_phases_in_the_template_are_dates_once_uncommented() -> None:
     ("[ladder]\nrate_least = 1\n", "ladder.rate_least: must be a number from 0.0 to 0.95"),
     ("[ladder]\nrate_most = 1\n", "ladder.rate_most: must be a number from 1.05 to 100.0"),
     ("[ladder]\ntop_weight = -1\n", "ladder.top_weight: must be a number from 0.0 to 100.0"),
+    ("[ladder]\ntop_after_tau = 1\n", "ladder.top_after_tau: must be a number from 0.0 to 0.99"),
 ])
 def test_mistakes_name_their_key(text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=None) as caught:
@@ -50,8 +51,8 @@ def test_mistakes_name_their_key(text: str, message: str) -> None:
 
 def test_the_matchmakers_knobs_are_read() -> None:
     ladder = parse_contest_config(
-        "[ladder]\ntop_weight = 3\nrate_least = 0.25\nrate_most = 4\n").ladder
-    assert (ladder.top_weight, ladder.rate_band) == (3.0, (0.25, 4.0))
+        "[ladder]\ntop_weight = 3\nrate_least = 0.25\nrate_most = 4\ntop_after_tau = 0\n").ladder
+    assert (ladder.top_weight, ladder.rate_band, ladder.top_after_tau) == (3.0, (0.25, 4.0), 0.0)
 
 
 def test_a_directory_without_a_contest_says_how_to_make_one(tmp_path: Path) -> None:

@@ -41,11 +41,11 @@ class Seen(Matchmaker):
 
 def test_the_contests_matchmaking_knobs_reach_its_matchmaker(tmp_path: Path) -> None:
     make_contest(tmp_path, "ladder.top_weight = 3\nladder.rate_least = 0.25\n"
-                           "ladder.rate_most = 4")
+                           "ladder.rate_most = 4\nladder.top_after_tau = 0.5")
     run = open_contest(tmp_path, Clock())
     config = Ladder(ContestRun(tmp_path, run.config, run.store, run.clock),
                     seed=1).matchmaker.config
-    assert (config.top_weight, config.band) == (3.0, (0.25, 4.0))
+    assert (config.top_weight, config.band, config.top_after_tau) == (3.0, (0.25, 4.0), 0.5)
 
 
 def test_finals_count_their_own_games_and_the_tables_in_flight(

@@ -212,7 +212,7 @@ def test_past_the_new_versions_tables_go_where_the_order_is_in_doubt(
     the deal sets it already played and, with ``resolve``, scaled by the share of the pair's
     variance one more deal set would settle, the top's weight grown with the field's mean games
     along ``top_ramp`` (the module doc's definition, written out here)."""
-    cfg = MatchConfig(explore=0.0, resolve=resolve, top_ramp=top_ramp)
+    cfg = MatchConfig(explore=0.0, resolve=resolve, top_ramp=top_ramp, top_after_tau=0.0)
     maker = Matchmaker(cfg, seed=4)
     rng = random.Random(4)
     ids = [f"v{i}" for i in range(9)]
@@ -252,8 +252,8 @@ def test_past_the_new_versions_tables_go_where_the_order_is_in_doubt(
 
 def test_the_tops_weight_grows_with_the_fields_games_along_the_ramp() -> None:
     skills = {f"v{i}": Skill(100.0 * i, 50.0 ** 2) for i in range(8)}
-    plain = Matchmaker(MatchConfig())._top_weights(skills, 0.0)
-    ramped = Matchmaker(MatchConfig(top_ramp=20.0))
+    plain = Matchmaker(MatchConfig(top_after_tau=0.0))._top_weights(skills, 0.0)
+    ramped = Matchmaker(MatchConfig(top_ramp=20.0, top_after_tau=0.0))
     assert ramped._top_weights(skills, 0.0) == dict.fromkeys(skills, 1.0)
     half = ramped._top_weights(skills, 10.0)
     for v in skills:
@@ -277,7 +277,7 @@ def test_the_top_weighs_only_once_the_whole_order_is_expected_to_hold() -> None:
     settled = {f"v{i}": Skill(100.0 * i, 30.0 ** 2) for i in range(8)}
     vague = {v: Skill(s.mu, 200.0 ** 2) for v, s in settled.items()}
     assert expected_tau(list(vague.values())) < 0.8 < expected_tau(list(settled.values()))
-    plain = Matchmaker(MatchConfig())
+    plain = Matchmaker(MatchConfig(top_after_tau=0.0))
     after = Matchmaker(MatchConfig(top_after_tau=0.8))
     assert after._top_weights(vague, 50.0) == dict.fromkeys(vague, 1.0)
     assert plain._top_weights(vague, 50.0) != dict.fromkeys(vague, 1.0)  # the control

@@ -92,6 +92,10 @@ class LadderSettings:
     """How much more the matchmaker weighs a pair that may decide the top places
     (``MatchConfig.top_weight``, whose default this is): the exact top sooner for more, the
     whole order sooner for less; ``docs/contests.md`` has the measured trade."""
+    top_after_tau: float = _MATCH.top_after_tau
+    """The Kendall tau the matchmaker's estimate must expect of its whole order before the
+    top weighs more (``MatchConfig.top_after_tau``, whose default this is; 0: from the first
+    table)."""
     rate_band: tuple[float, float] = _MATCH.band
     """The least and most of its fair share of an hour's games a version is given
     (``MatchConfig.band``, whose default this is): narrower, even rates; wider, the games go
@@ -250,6 +254,7 @@ def _read_ladder(top: TableReader) -> LadderSettings:
         refit_s=table.real("refit_s", defaults.refit_s, 0.0, 3600.0),
         worker_nice=table.integer("worker_nice", defaults.worker_nice, 0, 19),
         top_weight=table.real("top_weight", defaults.top_weight, 0.0, 100.0),
+        top_after_tau=table.real("top_after_tau", defaults.top_after_tau, 0.0, 0.99),
         # The band must hold the fair share itself (MatchConfig refuses one that does not).
         rate_band=(table.real("rate_least", defaults.rate_band[0], 0.0, 0.95),
                    table.real("rate_most", defaults.rate_band[1], 1.05, 100.0)),

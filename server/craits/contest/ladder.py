@@ -120,14 +120,16 @@ class Ladder:
         """A matchmaker that seats a version first until it has its ``[ladder]
         provisional`` deal sets (at the smallest tables), so that a clear leader, which the
         information rule would rarely seat, is not left provisional for long, and that spends
-        the tables as ``[ladder] top_weight``, ``rate_least`` and ``rate_most`` say."""
+        the tables as ``[ladder] top_weight``, ``top_after_tau``, ``rate_least`` and
+        ``rate_most`` say."""
         config = self.contest.config
         sizes = tuple(range(config.min_seats, config.max_seats + 1))
         default = MatchConfig(table_sizes=sizes)
         fresh = max(default.new_games, config.ladder.provisional * config.min_seats)
         return Matchmaker(dataclasses.replace(
             default, new_games=fresh, top_weight=config.ladder.top_weight,
-            band=config.ladder.rate_band), seed=self._seed)
+            top_after_tau=config.ladder.top_after_tau, band=config.ladder.rate_band),
+            seed=self._seed)
 
     async def run(self) -> None:
         """Finish what a killed predecessor claimed, then play for ever (cancel to stop)."""
