@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import trio.testing
 
 from craits.contest import validation
 from craits.contest.config import load_contest_config
-from craits.contest.store import ContestStore
+from craits.contest.store import ContestStore, Version
 from craits.contest.validation import (
     CHECK_TIMEOUT_S,
     CHILD_ATTEMPTS,
@@ -253,6 +254,24 @@ def bot_in(bots: Path) -> int | None:
     return None
 
 
+async def hold_past_its_limit(bots: Path, version: Version, clock: trio.testing.MockClock,
+                              kill: Callable[[int, int], None] = os.kill) -> int:
+    """The conformance child of ``version`` (started in ``bots``) held by SIGSTOP from before
+    its bot (``HANGS_WHEN_TOLD``) prints its line, its time limit passed on ``clock``, and the
+    stop at the limit sent (``signalled``); its pid. ``kill`` sends the SIGSTOP."""
+    bot = await trio.to_thread.run_sync(until, partial(bot_in, bots), 60,
+                                        "the bot never started", 0.02)
+    (child,) = children(bots, "craits.contest.checkrun")
+    kill(child, signal.SIGSTOP)
+    (bots / version.content_hash / "go").touch()
+    await trio.to_thread.run_sync(until, lambda: stat_of(bot)[STATE] == "T", 60,
+                                  "the bot never printed its line", 0.02)
+    clock.jump(CHECK_TIMEOUT_S)
+    await trio.to_thread.run_sync(until, partial(signalled, child), 60,
+                                  "the child was never stopped", 0.02)
+    return child
+
+
 @pytest.mark.parametrize("stop", ["stop_at_limit", "control-kill"])
 def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
         tmp_path: Path, stop: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -279,23 +298,14 @@ def test_a_child_past_its_limit_leaves_its_bots_last_words_in_their_logs(
     bots = contest.directory / "bots"
     verdicts: list[Verdict] = []
 
-    the_bot = partial(bot_in, bots)
+
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             async def validating() -> None:
                 verdicts.append(await conformance(contest, version))
 
             nursery.start_soon(validating)
-            bot = await trio.to_thread.run_sync(until, the_bot, 60, "the bot never started",
-                                                0.02)
-            (child,) = children(bots, "craits.contest.checkrun")
-            os.kill(child, signal.SIGSTOP)
-            (bots / version.content_hash / "go").touch()
-            await trio.to_thread.run_sync(until, lambda: stat_of(bot)[STATE] == "T", 60,
-                                          "the bot never printed its line", 0.02)
-            clock.jump(CHECK_TIMEOUT_S)
-            await trio.to_thread.run_sync(until, partial(signalled, child), 60,
-                                          "the child was never stopped", 0.02)
+            child = await hold_past_its_limit(bots, version, clock)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(child, signal.SIGCONT)
 
@@ -325,7 +335,6 @@ def test_a_service_stopping_while_a_child_is_stopped_at_its_limit_does_not_inter
     contest = _contest(tmp_path)
     version = add_version(contest.directory, contest.store, 1, HANGS_WHEN_TOLD)
     bots = contest.directory / "bots"
-    the_bot = partial(bot_in, bots)
     sigints: list[int] = []
     kill = os.kill
 
@@ -352,16 +361,7 @@ def test_a_service_stopping_while_a_child_is_stopped_at_its_limit_does_not_inter
                     await conformance(contest, version)
 
             nursery.start_soon(validating)
-            bot = await trio.to_thread.run_sync(until, the_bot, 60, "the bot never started",
-                                                0.02)
-            (child,) = children(bots, "craits.contest.checkrun")
-            kill(child, signal.SIGSTOP)
-            (bots / version.content_hash / "go").touch()
-            await trio.to_thread.run_sync(until, lambda: stat_of(bot)[STATE] == "T", 60,
-                                          "the bot never printed its line", 0.02)
-            clock.jump(CHECK_TIMEOUT_S)
-            await trio.to_thread.run_sync(until, partial(signalled, child), 60,
-                                          "the child was never stopped", 0.02)
+            child = await hold_past_its_limit(bots, version, clock, kill)
             scope.cancel()
             await trio.testing.wait_all_tasks_blocked()
             kill(child, signal.SIGCONT)
