@@ -6,6 +6,9 @@ checks that the tree, not the process, is what the limit holds."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -19,6 +22,7 @@ from craits.hosting import botgroup, sandbox
 from craits.hosting.botgroup import BotGroup, GroupLimits, Hierarchy, find_hierarchies
 from craits.hosting.launcher import launch
 from craits.referee.hub import BotHub
+from tests.procfs import STATE, stat_of
 
 V1_MOUNTS = """\
 31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
@@ -240,3 +244,52 @@ def test_cpu_percent_is_a_limit_of_its_own_and_range_checked() -> None:
     assert config_from_dict(cup(250)).bots[0].limits.cpu_percent == 250
     with pytest.raises(ConfigError, match="cpu_percent"):
         config_from_dict(cup(1))
+
+
+KILLED_REFEREE = """
+import subprocess, sys
+from craits.hosting.botgroup import BotGroup, GroupLimits
+group = BotGroup.make(GroupLimits(cpu_percent=50, memory_mb=256, processes=16))
+bot = subprocess.Popen(group.join_argv(["sleep", "300"]), start_new_session=True)
+print(bot.pid, *group.dirs.values(), flush=True)
+sys.stdin.read()
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not ended, not a zombie awaiting its reaper)."""
+    try:
+        return stat_of(pid)[STATE] not in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def test_a_bot_left_running_by_a_killed_referee_is_ended_by_the_next_sweep(
+    usable: tuple[Hierarchy, ...],
+) -> None:
+    """A referee killed outright (kill -9) leaves a bot it was starting outside bubblewrap's
+    parent-death tie, running in the referee's groups: the next referee's sweep ends it and
+    removes the groups. Control: the sweep as it was (the groups only) leaves both."""
+    referee = subprocess.Popen([sys.executable, "-c", KILLED_REFEREE], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    assert referee.stdout is not None
+    pid, *paths = referee.stdout.readline().split()
+    bot, dirs = int(pid), [Path(p) for p in paths]
+    try:
+        until = time.monotonic() + 10
+        while pid not in (dirs[0] / "cgroup.procs").read_text().split():
+            assert time.monotonic() < until, "the bot never joined its groups"
+            time.sleep(0.01)
+        referee.kill()
+        referee.wait()
+        for hierarchy in usable:
+            botgroup.sweep(hierarchy.parent, end_processes=False)
+        assert running(bot) and all(d.exists() for d in dirs)  # the control
+        for hierarchy in usable:
+            botgroup.sweep(hierarchy.parent)
+        assert not running(bot)
+        assert not any(d.exists() for d in dirs)
+    finally:
+        referee.kill()
+        with contextlib.suppress(OSError):
+            os.kill(bot, signal.SIGKILL)

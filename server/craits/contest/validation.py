@@ -68,7 +68,8 @@ SHUTDOWN_GRACE_S: Final = 10.0
 killed. Killed at once, it could leave a sandbox behind: a bot process being started at that
 moment has not yet tied its life to the child's (``bwrap --die-with-parent`` sets that only
 once it runs, after the bot's shell has joined its control groups), so it would outlive it;
-interrupted, the child finishes that start, then stops every bot it started. Shorter than
+interrupted, the child finishes that start, then stops every bot it started (a service killed
+outright leaves it to the next start's sweep of the groups, ``botgroup.sweep``). Shorter than
 ``STOP_GRACE_S``: a service's shutdown should not wait long."""
 CHILD_ATTEMPTS: Final = 3
 """How many times a validation child that ends without a report is started (``in_child``)."""

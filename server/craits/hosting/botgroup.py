@@ -30,6 +30,7 @@ import functools
 import itertools
 import os
 import signal
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,14 +180,61 @@ def _prepare(hierarchy: Hierarchy) -> None:
         _write(hierarchy.parent / "cgroup.subtree_control", wanted)
     else:
         hierarchy.parent.mkdir(exist_ok=True)
-    for stale in hierarchy.parent.glob("bot-*"):
+    sweep(hierarchy.parent)
+
+
+def sweep(parent: Path, end_processes: bool = True) -> None:
+    """Remove the groups under ``parent`` whose referee process is gone, first ending every
+    process still in them. A referee killed outright (kill -9, its node lost) while one of its
+    bots was starting leaves that bot running: bubblewrap ties a sandbox's life to the referee
+    (``--die-with-parent``) only once it runs, after the bot's shell has joined its groups. Left
+    alone, such a process would take its share of the machine's CPU beside the next games
+    (opponents' clocks run on wall time) until it chose to stop. ``end_processes=False`` is the
+    sweep before this was found, for the test's control."""
+    for stale in parent.glob("bot-*"):
         owner = stale.name.split("-")[1]
         if owner.isdigit() and not _alive(int(owner)):
-            for child in stale.glob("p-*"):  # an account's process groups go first
-                with contextlib.suppress(OSError):
-                    child.rmdir()
-            with contextlib.suppress(OSError):
-                stale.rmdir()
+            groups = [*stale.glob("p-*"), stale]  # an account's process groups go first
+            if end_processes:
+                for group in groups:
+                    _end_all(group)
+            for group in groups:
+                _rmdir_once_empty(group, SWEEP_TRIES if end_processes else 1)
+
+
+SWEEP_TRIES: Final = 100
+"""How many times (10 ms apart) a swept group's removal is tried while the processes just
+killed in it exit; a group still busy after that is left for the next sweep."""
+
+
+def _end_all(group: Path) -> None:
+    """SIGKILL every process in ``group`` until none is left (one may fork between the read
+    and the kill, but not past the kills: a few rounds end any tree)."""
+    for _ in range(SWEEP_TRIES):
+        if not _kill_in(group):
+            return
+        time.sleep(0.01)
+
+
+def _kill_in(group: Path) -> int:
+    """SIGKILL every process in ``group``; how many there were."""
+    pids = _read(group / "cgroup.procs").split()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(int(pid), signal.SIGKILL)
+    return len(pids)
+
+
+def _rmdir_once_empty(group: Path, tries: int) -> None:
+    for attempt in range(tries):
+        try:
+            group.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if attempt + 1 < tries:
+                time.sleep(0.01)
 
 
 def _alive(pid: int) -> bool:
@@ -286,9 +334,7 @@ class BotGroup:
         """SIGKILL every process still in the groups (the sandbox's own end kills them too, but
         only as fast as the kernel gets to it; a group cannot go while one is left)."""
         for path in self.dirs.values():
-            for pid in _read(path / "cgroup.procs").split():
-                with contextlib.suppress(OSError):
-                    os.kill(int(pid), signal.SIGKILL)
+            _kill_in(path)
 
     def remove(self) -> bool:
         """Remove the groups (once every process in them has ended); whether all went. The
