@@ -9,7 +9,7 @@ the same run, each from the same truth:
 
 * ``random``: uniformly random tables;
 * ``fewest-near``: the simple heuristic, the version with the fewest games first (ties at
-  random) with the versions nearest it by rating (the same online estimate the matchmaker reads);
+  random) with the versions nearest it by rating (the same estimate the matchmaker reads);
 * ``matchmaker``: ``craits.contest.matchmaking.Matchmaker`` with its defaults;
 * each ``--variant KEY=VALUE[,KEY=VALUE]`` adds the matchmaker with those ``MatchConfig``
   fields changed, named by them: a variant is screened on the same truths and seeds as the
@@ -42,7 +42,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from craits.contest.matchmaking import MatchConfig, Matchmaker, OnlineSkill, Version
+from craits.contest.estimate import FieldEstimate
+from craits.contest.matchmaking import MatchConfig, Matchmaker, Version
 from craits.contest.simulation import kendall_tau, play_deal_set, top_exact
 from craits.ratings.bradley_terry import Tally, centre, fit, pair_entries
 from craits.ratings.intervals import clustered_ratings
@@ -78,21 +79,22 @@ def random_policy(size: int, rng: random.Random) -> Policy:
 
 def fewest_near_policy(size: int, rng: random.Random) -> Policy:
     """Fewest games first, with the nearest versions by the online rating as opponents."""
-    skill = OnlineSkill()
+    estimate = FieldEstimate()
     seen = [0]
     scheduled: dict[str, int] = {}
 
     def choose(versions: list[Version], games: list[ScoredGame], now: float
                ) -> tuple[str, ...]:
         for game in games[seen[0]:]:
-            skill.add(game.seats, game.places)
+            estimate.add(game)
         seen[0] = len(games)
         ids = [v.id for v in versions]
+        skills = estimate.fitted(ids)
         low = min(scheduled.get(v, 0) for v in ids)
         seed = rng.choice([v for v in ids if scheduled.get(v, 0) == low])
-        mu = skill.get(seed).mu
+        mu = skills[seed].mu
         others = sorted((v for v in ids if v != seed),
-                        key=lambda v: (abs(skill.get(v).mu - mu), rng.random()))
+                        key=lambda v: (abs(skills[v].mu - mu), rng.random()))
         table = (seed, *others[:size - 1])
         for v in table:
             scheduled[v] = scheduled.get(v, 0) + size

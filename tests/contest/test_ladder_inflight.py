@@ -78,18 +78,18 @@ def test_finals_count_their_own_games_and_the_tables_in_flight(
     set_phase(config, store, "finals", clock())
     finalists = {str(v) for v in ids[:2]}
 
-    first = ladder.claim()
+    first = trio.run(ladder.claim)
     assert first is not None and set(map(str, first.versions)) == finalists
     assert len(matchmakers) == 1, "the finals start with a matchmaker of their own"
     assert matchmakers[0].told[-1] == (dict.fromkeys(finalists, 0), 0)  # finals' games only
 
     ladder.in_flight[first.id] = first  # a worker plays it
-    second = ladder.claim()
+    second = trio.run(ladder.claim)
     assert second is not None
     assert matchmakers[0].told[-1] == (dict.fromkeys(finalists, 2), 0)  # its two seatings
 
     ladder.in_flight[second.id] = second
-    assert ladder.claim() is None  # two deal sets each in flight: the finals need no more
+    assert trio.run(ladder.claim) is None  # two deal sets each in flight: the finals need no more
     assert len(matchmakers[0].told) == 2
     claimed = store.read("SELECT COUNT(*) FROM ladder_tables WHERE state = 'playing'")[0][0]
     assert claimed == 2

@@ -39,6 +39,7 @@ both stop playing, and their owner sees why.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import random
 from collections import Counter
@@ -156,7 +157,7 @@ class Ladder:
                     # results are that board); refitted only when a table ended or the
                     # finalists changed since the last refit, so an idle ladder reads nothing.
                     await self.refresh()
-                claimed = self.claim()
+                claimed = await self.claim()
                 if claimed is None:
                     free_in.send_nowait(player)
                     if phase_now(self.contest.config, self.store, self.contest.clock()) == "done":
@@ -184,7 +185,7 @@ class Ladder:
 
         nursery.start_soon(played)
 
-    def claim(self) -> LadderTable | None:
+    async def claim(self) -> LadderTable | None:
         """The next deal set, claimed; None when too few versions may play, or the finals
         are over, or the finals' deal sets in flight are all they need (``phases``: the
         finals start and end here)."""
@@ -193,7 +194,7 @@ class Ladder:
             return None
         if self._finals_covered():
             return None
-        return self.next_table()
+        return await self.next_table()
 
     def _finals_covered(self) -> bool:
         """In the finals: whether every finalist still playing has its deal sets once the
@@ -240,7 +241,7 @@ class Ladder:
         self._counts.update(int(seat) for game in counted for seat in game.seats)
         return counted
 
-    def next_table(self) -> LadderTable | None:
+    async def next_table(self) -> LadderTable | None:
         """The matchmaker's next deal set, claimed; None when it has none to give. Each
         version's games are those that count now (the finals' alone in the finals) plus the
         seatings still to play at the tables in flight."""
@@ -254,8 +255,12 @@ class Ladder:
         for table in self.in_flight.values():
             counts.update(dict.fromkeys(table.versions, len(table.missing)))
         candidates = [Candidate(str(v.id), v.state_at, counts[v.id]) for v in self.playing()]
-        chosen = self.matchmaker.next_tables(candidates, games, now=self.contest.clock(),
-                                             count=1)
+        # Off the event loop, as the board's refits are: the decision refits the matchmaker's
+        # estimate, O(versions³) (75 ms of CPU at 100 versions, docs/benchmarks.md), and the
+        # pages and streams must not wait on it. Only this loop claims, so the matchmaker is
+        # never used by two threads at once.
+        chosen = await trio.to_thread.run_sync(functools.partial(
+            self.matchmaker.next_tables, candidates, games, now=self.contest.clock(), count=1))
         if not chosen:
             return None
         return claim_table(self.store, [int(v) for v in chosen[0].versions], chosen[0].reason,

@@ -26,17 +26,17 @@ So each table is chosen where the order is still in doubt:
   rates, no starvation) and what keeps the bottom of the board honest.
 
 *Doubt* is the probability that a pair's estimated order is wrong, Φ(−|μ_i − μ_j| / √(σ_i² +
-σ_j²)), from an online Plackett–Luce estimate (Weng and Lin's Bayesian approximation, the model
-behind ``openskill``, here in about thirty lines so the matchmaker needs no package and stays
-pure). The sum of doubt over the pairs is the expected number of discordant pairs, which is
-what Kendall's tau counts; pairs that may decide the top ``top`` places weigh ``1 +
-top_weight`` times more, since the exact top of the board is what contestants look at, but
-only once the whole order is expected to be nearly right (``top_after_tau``): the top's order
-rests on everyone's, and weighed from the first table it took the early tables from the
-whole order, which is decided early. The online estimate costs O(table) per game, against a
-refit of the Bradley–Terry board that grows with versions cubed and with deal sets
-(``benchmarks/matchmaking_bench.py`` measures both): the published board stays
-``craits.ratings``', the estimate only chooses tables.
+σ_j²)), from the Bradley–Terry fit of the playing versions' games (``estimate``: the board's
+model, with each version's variance around the field's mean, calibrated so that the doubts sum
+to about the discordant pairs the estimate holds). The sum of doubt over the pairs is the
+expected number of discordant pairs, which is what Kendall's tau counts; pairs that may decide
+the top ``top`` places weigh ``1 + top_weight`` times more, since the exact top of the board is
+what contestants look at, but only once the whole order is expected to be nearly right
+(``top_after_tau``): the top's order rests on everyone's, and weighed from the first table it
+took the early tables from the whole order, which is decided early. The fit costs O(versions³)
+a decision that follows new games (``benchmarks/matchmaking_bench.py`` measures it beside the
+published board's refit, which adds intervals and grows with deal sets too): the published
+board stays ``craits.ratings``' with its intervals, the estimate only chooses tables.
 
 Pure and deterministic: no clock (``now`` is passed in, in seconds), no I/O, randomness only
 from the seeded RNG, ties broken by version id. The same seed, versions, games and calls give
@@ -49,19 +49,18 @@ import math
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from craits.ratings.elo import ELO_PER_NAT
 from craits.ratings.results import ScoredGame
 
+from .estimate import FieldEstimate, Skill
+
 BETA: Final = ELO_PER_NAT / math.sqrt(2.0)
-"""Performance spread of one game, Elo scale: chosen so that two versions with exact ratings
-beat each other with the Bradley–Terry odds of their Elo difference (c = √2 β is one nat)."""
-SIGMA0: Final = 2.0 * BETA
-"""A new version's uncertainty (openskill's default ratio σ₀ = 2β): about ±490 Elo at 95%."""
-KAPPA: Final = 1e-4
-"""The least fraction of its variance one game may leave a version (Weng–Lin's κ)."""
+"""Performance spread of one game, Elo scale: two versions with exact ratings beat each other
+with the Bradley–Terry odds of their Elo difference (c = √2 β is one nat). What ``settled``
+counts a deal set's information in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,19 +126,20 @@ class MatchConfig:
     soon) and 1.10 times to the realistic field's tau and top 3 (``docs/benchmarks.md``); kept
     so that the screen can be run again."""
 
-    top_after_tau: float = 0.87
+    top_after_tau: float = 0.9
     """The top's weight applies only once the estimate expects its order to hold Kendall's
     tau of at least this against the true order (1 − 2 Σ doubt / pairs: the expected
-    discordant pairs as a share of all; 0.87 is 8 of 16 versions' 120 pairs); 0: always. Tau
+    discordant pairs as a share of all; 0.9 is 6 of 16 versions' 120 pairs); 0: always. Tau
     is decided early (random tables hold tau ≥ 0.9 after about 12 games a version in a spaced
     field) and the exact top late (about 45), and weighing the top while the whole order is
     still in doubt spends the early tables on a top that cannot be known yet: every pair alike
-    until then, the top after. Over 1,000 paired runs of the benchmark (``docs/benchmarks.md``)
-    it took 0.83 of the games the top's weight from the start took to tau with versions 40 Elo
-    apart (90%: 0.80-0.87) and 1.20 times to the exact top 3 (0.72 and 0.48 of random tables'
-    games, from 0.86 and 0.40); in a realistic field 0.97 and 1.11 (0.78 and 0.54 of random's).
-    In 300-run screens 0.9 held the top back too long, 0.833 and 0.8 helped the spaced field
-    only."""
+    until then, the top after. The threshold is read on the estimate's doubts, so it moves
+    with how they are reckoned: 0.87 with the online Plackett–Luce estimate the matchmaker
+    read before (which overstated them), 0.9 with the fit (``estimate``), whose doubts sum to
+    about the discordant pairs it holds. Screened over 200 paired runs of the benchmark
+    (``docs/benchmarks.md``): 0.87 took 0.74 of random tables' games to tau and 0.30 to the top
+    3 with versions 40 Elo apart, 0.9 0.60 and 0.37, 0.92 (the realistic field only) 0.75 and
+    0.56 against 0.9's 0.72 and 0.52."""
 
     def __post_init__(self) -> None:
         if not self.table_sizes or any(not 2 <= k <= 10 for k in self.table_sizes):
@@ -157,55 +157,11 @@ class MatchConfig:
             raise ValueError("top_after_tau is a Kendall tau below 1 (0: always)")
 
 
-@dataclass(slots=True)
-class Skill:
-    """One version's online estimate, Elo scale."""
-
-    mu: float = 0.0
-    var: float = SIGMA0 * SIGMA0
-
-
-@dataclass(slots=True)
-class OnlineSkill:
-    """Weng and Lin's Bayesian Plackett–Luce update (openskill's ``PlackettLuce``), one game at
-    a time: each player moves by how much better it placed than its strength predicted, against
-    every stage of the finish it took part in, and its variance shrinks by the information the
-    game carried. Shared places count as a share of each stage."""
-
-    skills: dict[str, Skill] = field(default_factory=dict)
-
-    def get(self, version: str) -> Skill:
-        """The estimate of ``version`` (the prior if it has not played)."""
-        return self.skills.get(version) or Skill()
-
-    def add(self, seats: Sequence[str], places: Sequence[int]) -> None:
-        """Update the players of one finish (a version per seat, a place per seat)."""
-        skills = [self.skills.setdefault(v, Skill()) for v in seats]
-        c = math.sqrt(sum(s.var + BETA * BETA for s in skills))
-        strength = [math.exp(s.mu / c) for s in skills]
-        n = len(seats)
-        # The stage a place starts: everyone placed there or worse is still in it.
-        stage = [sum(strength[j] for j in range(n) if places[j] >= places[q]) for q in range(n)]
-        shared = [sum(1 for p in places if p == places[q]) for q in range(n)]
-        moves = []
-        for i, s in enumerate(skills):
-            omega = delta = 0.0
-            for q in range(n):
-                if places[q] > places[i]:
-                    continue
-                quotient = strength[i] / stage[q]
-                omega += ((1.0 - quotient) if q == i else -quotient) / shared[q]
-                delta += quotient * (1.0 - quotient) / shared[q]
-            sigma = math.sqrt(s.var)
-            moves.append((s.var / c * omega, max(1.0 - sigma / c * s.var / c**2 * delta, KAPPA)))
-        for s, (step, shrink) in zip(skills, moves, strict=True):
-            s.mu += step
-            s.var *= shrink
-
-
 def settled(a: Skill, b: Skill, meetings: int) -> float:
     """The share of the variance of ``a``'s and ``b``'s difference that one more deal set of
-    theirs would remove, on the estimate's own scale. The estimate puts a version's strength at
+    theirs would remove, reckoned on the scale of the online Plackett–Luce estimate the
+    matchmaker read when ``resolve`` was screened (``docs/benchmarks.md``). That estimate put a
+    version's strength at
     e^(μ/c), c² the table's summed σ² + β² (about k(β² + σ̄²) at a table of k), so a game
     ordering the two carries 1/(4c²) of information on μ_a − μ_b (an even pair's
     Bradley–Terry share), and the k games of a deal set k/(4c²): a deal set alone leaves
@@ -231,7 +187,7 @@ class Matchmaker:
 
     def __init__(self, config: MatchConfig | None = None, seed: int = 0) -> None:
         self.config = config or MatchConfig()
-        self.skill = OnlineSkill()
+        self.estimate = FieldEstimate()
         self._rng = random.Random(seed)
         self._learned_up_to = -1
         """The highest ``game_index`` learned: games come in index order (the ladder reads
@@ -251,7 +207,7 @@ class Matchmaker:
         fresh = sorted((g for g in games if g.game_index > self._learned_up_to),
                        key=lambda g: g.game_index)
         for game in fresh:
-            self.skill.add(game.seats, game.places)
+            self.estimate.add(game)
         if fresh:
             self._learned_up_to = fresh[-1].game_index
 
@@ -281,7 +237,7 @@ class Matchmaker:
         self._decisions += 1
         share, starving, flooded = self._band(versions, now)
         by_id = {v.id: v for v in versions}
-        skills = {v.id: self.skill.get(v.id) for v in versions}
+        skills = self.estimate.fitted([v.id for v in versions])
         games = sum(max(v.games, self._scheduled.get(v.id, 0)) for v in versions)
         weight = self._top_weights(skills, games / len(versions))
         value = self._values(skills, weight)

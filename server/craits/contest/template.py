@@ -83,11 +83,10 @@ worker_nice = 10
 # first table). rate_least and rate_most: the least and most of its fair share of an hour's
 # games any version is given (narrower: even rates; wider: the games go where the order is in
 # doubt). Measured on 16 simulated versions, against random tables: these defaults find the
-# whole order (Kendall tau 0.9) with 0.72 of the games and the exact top 3 with 0.48 when the
-# versions are 40 Elo apart, 0.78 and 0.54 in a realistic field; with no top weight and rates
-# 0.25 to 4, 0.66 of the games for the whole order and as many as random for the top 3.
+# whole order (Kendall tau 0.9) with 0.60 of the games and the exact top 3 with 0.37 when the
+# versions are 40 Elo apart, 0.72 and 0.52 in a realistic field (200 runs each).
 top_weight = 6.0
-top_after_tau = 0.87
+top_after_tau = 0.9
 rate_least = 0.5
 rate_most = 2.0
 
