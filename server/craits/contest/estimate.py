@@ -10,7 +10,8 @@ because the matchmaker's use is the *doubt* of a pair's order, Φ(−|μ_a − �
   make the information a third of what the games hold. Simulated, 16 versions 40 Elo apart
   after 200 games: on random tables the doubts summed to 0.99 of the discordant pairs counted
   (``tests/contest/test_estimate.py``), with the board's weights 1.8 times; on the
-  matchmaker's tables (30 runs) 1.1 to 2 times over 64 to 800 games, with the board's 2 to 5.
+  matchmaker's tables (20 runs) 1.1 to 2.3 times over 64 to 800 games, with the board's 1.6
+  to 4.9.
   The prior is scaled with them (``PRIOR``), so the ratings are the board's.
 * **the variance is around the field's mean**: the fit's covariance, centred on the versions
   that play. A version's own variance holds the whole field's common shift (how far every
