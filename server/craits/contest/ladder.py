@@ -256,7 +256,7 @@ class Ladder:
             counts.update(dict.fromkeys(table.versions, len(table.missing)))
         candidates = [Candidate(str(v.id), v.state_at, counts[v.id]) for v in self.playing()]
         # Off the event loop, as the board's refits are: the decision refits the matchmaker's
-        # estimate, O(versions³) (75 ms of CPU at 100 versions, docs/benchmarks.md), and the
+        # estimate, O(versions³) (72 ms of CPU at 100 versions, docs/benchmarks.md), and the
         # pages and streams must not wait on it. Only this loop claims, so the matchmaker is
         # never used by two threads at once.
         chosen = await trio.to_thread.run_sync(functools.partial(

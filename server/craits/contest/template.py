@@ -83,8 +83,8 @@ worker_nice = 10
 # first table). rate_least and rate_most: the least and most of its fair share of an hour's
 # games any version is given (narrower: even rates; wider: the games go where the order is in
 # doubt). Measured on 16 simulated versions, against random tables: these defaults find the
-# whole order (Kendall tau 0.9) with 0.60 of the games and the exact top 3 with 0.37 when the
-# versions are 40 Elo apart, 0.72 and 0.52 in a realistic field (200 runs each).
+# whole order (Kendall tau 0.9) with 0.65 of the games and the exact top 3 with 0.37 when the
+# versions are 40 Elo apart, 0.75 and 0.48 in a realistic field (1,000 runs each).
 top_weight = 6.0
 top_after_tau = 0.9
 rate_least = 0.5
