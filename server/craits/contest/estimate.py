@@ -11,8 +11,7 @@ because the matchmaker's use is the *doubt* of a pair's order, Φ(−|μ_a − �
   after 200 games: on random tables the doubts summed to 0.99 of the discordant pairs counted
   (``tests/contest/test_estimate.py``), with the board's weights 1.8 times; on the
   matchmaker's tables (20 runs) 1.1 to 2.3 times over 64 to 800 games, with the board's 1.6
-  to 4.9.
-  The prior is scaled with them (``PRIOR``), so the ratings are the board's.
+  to 4.9. The prior is scaled with them (``PRIOR``), so the ratings are the board's.
 * **the variance is around the field's mean**: the fit's covariance, centred on the versions
   that play. A version's own variance holds the whole field's common shift (how far every
   rating may move together, which no order depends on) and made every pair look equally in
@@ -20,7 +19,8 @@ because the matchmaker's use is the *doubt* of a pair's order, Φ(−|μ_a − �
 
 Only the versions that play now are fitted, on the games among them: a contest of weeks holds
 hundreds of retired versions, and the fit costs O(versions³) a refit (Newton's step and the
-covariance), which the field that plays keeps to a few milliseconds (``docs/benchmarks.md``).
+covariance), which the field that plays keeps to milliseconds (1.2 of CPU at 16 versions, 72
+at 100: ``docs/benchmarks.md``).
 A retired version's games against those still playing leave the estimate with it; the board
 keeps them.
 
@@ -31,8 +31,8 @@ their luck with nothing to correct them later. On the matchmaker's tables (60 si
 after 140 to 500 games, and over 1,000 paired runs of the benchmark the matchmaker reading
 this fit took 0.91 of the games to the true order's tau and 0.76 to the exact top 3 with
 versions 40 Elo apart, 0.97 and 0.89 in a realistic field (``docs/benchmarks.md``, "Now: the
-matchmaker reads the fit"). The fit of all games is also the same whatever order
-or batches the games came in, so a restarted service rebuilds it.
+matchmaker reads the fit"). The fit of all games is also the same whatever order or batches
+the games came in, so a restarted service rebuilds it.
 """
 
 from __future__ import annotations
