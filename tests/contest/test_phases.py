@@ -127,9 +127,9 @@ def test_a_done_contests_ladder_stops_and_reads_no_games(tmp_path: Path,
         reads.append(trio.current_time())
         return fn(*args)
 
-    def claim() -> LadderTable | None:
+    async def claim() -> LadderTable | None:
         claims.append(trio.current_time())
-        return Ladder.claim(ladder)
+        return await Ladder.claim(ladder)
 
     ladder.refitter.offload = counted
     monkeypatch.setattr(ladder, "claim", claim)
