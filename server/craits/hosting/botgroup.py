@@ -194,47 +194,41 @@ def sweep(parent: Path, end_processes: bool = True) -> None:
     for stale in parent.glob("bot-*"):
         owner = stale.name.split("-")[1]
         if owner.isdigit() and not _alive(int(owner)):
-            groups = [*stale.glob("p-*"), stale]  # an account's process groups go first
-            if end_processes:
-                for group in groups:
-                    _end_all(group)
-            for group in groups:
-                _rmdir_once_empty(group, SWEEP_TRIES if end_processes else 1)
+            # An account's process groups go first: a group with groups under it cannot go.
+            left = [*stale.glob("p-*"), stale]
+            for _ in range(SWEEP_TRIES if end_processes else 1):
+                if end_processes:
+                    for group in left:
+                        _kill_in(group)
+                left = [group for group in left if not _removed(group)]
+                if not left:
+                    break
+                time.sleep(0.01)
 
 
 SWEEP_TRIES: Final = 100
-"""How many times (10 ms apart) a swept group's removal is tried while the processes just
-killed in it exit; a group still busy after that is left for the next sweep."""
+"""How many rounds (10 ms apart) of killing what is in a swept group and removing it, while
+the processes just killed exit (one may fork between the read and the kill, but not past the
+kills: a few rounds end any tree); a group still busy after that is left for the next sweep.
+The same kill-then-remove round as ``launcher``'s for a bot that ended."""
 
 
-def _end_all(group: Path) -> None:
-    """SIGKILL every process in ``group`` until none is left (one may fork between the read
-    and the kill, but not past the kills: a few rounds end any tree)."""
-    for _ in range(SWEEP_TRIES):
-        if not _kill_in(group):
-            return
-        time.sleep(0.01)
-
-
-def _kill_in(group: Path) -> int:
-    """SIGKILL every process in ``group``; how many there were."""
-    pids = _read(group / "cgroup.procs").split()
-    for pid in pids:
+def _kill_in(group: Path) -> None:
+    """SIGKILL every process in ``group``."""
+    for pid in _read(group / "cgroup.procs").split():
         with contextlib.suppress(OSError):
             os.kill(int(pid), signal.SIGKILL)
-    return len(pids)
 
 
-def _rmdir_once_empty(group: Path, tries: int) -> None:
-    for attempt in range(tries):
-        try:
-            group.rmdir()
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            if attempt + 1 < tries:
-                time.sleep(0.01)
+def _removed(group: Path) -> bool:
+    """Remove ``group`` if it is empty; whether it is gone."""
+    try:
+        group.rmdir()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
 
 
 def _alive(pid: int) -> bool:
