@@ -20,6 +20,17 @@ def game(seats: str, places: tuple[int, ...], index: int = 0) -> ScoredGame:
                       seats=tuple(seats), totals=tuple(10 * p for p in places), places=places)
 
 
+def random_tables(strength: dict[str, float], deal_sets: int, size: int, seed: int
+                  ) -> list[ScoredGame]:
+    """``deal_sets`` deal sets of uniformly random tables of ``size``, simulated."""
+    rng = random.Random(seed)
+    games: list[ScoredGame] = []
+    for d in range(deal_sets):
+        games.extend(play_deal_set(rng.sample(sorted(strength), size), strength, rng, d,
+                                   len(games)))
+    return games
+
+
 def test_winners_go_up_and_games_shrink_the_doubt() -> None:
     estimate = FieldEstimate()
     assert estimate.fitted(["a", "b"]) == {"a": Skill(), "b": Skill()}  # nothing to fit yet
@@ -42,11 +53,7 @@ def test_its_ratings_are_the_boards_on_the_same_games() -> None:
     """Whole comparisons with the prior scaled by three are the board's fit at tables of 4:
     only the information (the variances) is three times the board's."""
     strength = {f"v{i}": 60.0 * i for i in range(6)}
-    rng = random.Random(3)
-    games: list[ScoredGame] = []
-    for d in range(30):
-        games.extend(play_deal_set(rng.sample(sorted(strength), 4), strength, rng, d,
-                                   len(games)))
+    games = random_tables(strength, 30, 4, seed=3)
     estimate = FieldEstimate()
     for g in games:
         estimate.add(g)
@@ -58,11 +65,7 @@ def test_its_ratings_are_the_boards_on_the_same_games() -> None:
 
 def test_the_same_games_in_any_order_or_batches_give_the_same_estimate() -> None:
     strength = {f"v{i}": 50.0 * i for i in range(5)}
-    rng = random.Random(8)
-    games: list[ScoredGame] = []
-    for d in range(20):
-        games.extend(play_deal_set(rng.sample(sorted(strength), 3), strength, rng, d,
-                                   len(games)))
+    games = random_tables(strength, 20, 3, seed=8)
     forward, backward = FieldEstimate(), FieldEstimate()
     for g in games[:30]:
         forward.add(g)
@@ -100,13 +103,11 @@ def doubts_and_discordant(runs: int, games: int, inflate: float) -> tuple[float,
     number of pairs it actually orders wrong, after ``games`` games."""
     expected = counted = 0.0
     for run in range(runs):
-        rng = random.Random(run)
         strength = {f"v{i:02d}": 40.0 * i for i in range(16)}
         ids = sorted(strength)
         estimate = FieldEstimate()
-        for d in range(games // 4):
-            for g in play_deal_set(rng.sample(ids, 4), strength, rng, d, 4 * d):
-                estimate.add(g)
+        for g in random_tables(strength, games // 4, 4, seed=run):
+            estimate.add(g)
         skills = estimate.fitted(ids)
         wide = {v: Skill(s.mu, s.var * inflate) for v, s in skills.items()}
         for i, a in enumerate(ids):
