@@ -72,8 +72,9 @@ class FieldEstimate:
         both were in). Its size is that of the pairs that ever met, not of the games."""
         self.skills: dict[str, Skill] = {}
         """The last fit's estimates, per version fitted."""
-        self._comparisons = 0.0
-        self._fitted: tuple[float, frozenset[str]] | None = None
+        self._games = 0
+        """Games counted so far: with the field, what the last fit saw (``_fitted``)."""
+        self._fitted: tuple[int, frozenset[str]] | None = None
         self._ratings: dict[str, float] = {}
 
     def add(self, game: ScoredGame) -> None:
@@ -83,8 +84,7 @@ class FieldEstimate:
                 a, b, score = b, a, 1.0 - score
             had, met = self.records.get((a, b), (0.0, 0.0))
             self.records[a, b] = (had + score, met + 1.0)
-        n = len(game.seats)
-        self._comparisons += n * (n - 1) / 2
+        self._games += 1
 
     def get(self, version: str) -> Skill:
         """The last fit's estimate of ``version`` (the prior if it was not fitted)."""
@@ -94,8 +94,8 @@ class FieldEstimate:
         """The estimates of ``versions`` (the field that plays now), refitted when games came
         in or the field changed since the last fit. With no games counted there is nothing to
         fit: every version is at the prior, or at what was set in ``skills``."""
-        key = (self._comparisons, frozenset(versions))
-        if self._comparisons and key != self._fitted:
+        key = (self._games, frozenset(versions))
+        if self._games and key != self._fitted:
             self._refit(sorted(key[1]))
             self._fitted = key
         return {v: self.get(v) for v in versions}
